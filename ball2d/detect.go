@@ -1,0 +1,360 @@
+package ball2d
+
+import (
+	"math"
+	"slices"
+)
+
+// ContactKind says which constraint a contact is.
+type ContactKind uint8
+
+const (
+	// BallBall is gᵢⱼ(q) = |xᵢ − xⱼ| − rᵢ − rⱼ ≥ 0.
+	BallBall ContactKind = iota
+	// TeleportedBallBall is a ball–ball constraint between the images of
+	// two balls across a planar portal (at least one of them teleported).
+	TeleportedBallBall
+	// BallDrum is g(q) = (R − r) − |x − c| ≥ 0.
+	BallDrum
+	// BallPlane is g(q) = n·(x − p) − r ≥ 0.
+	BallPlane
+)
+
+func (k ContactKind) String() string {
+	switch k {
+	case BallBall:
+		return "ball_ball"
+	case TeleportedBallBall:
+		return "teleported_ball_ball"
+	case BallDrum:
+		return "ball_drum"
+	case BallPlane:
+		return "ball_plane"
+	}
+	return "ContactKind(?)"
+}
+
+// Contact is one active constraint of the last BuildProblem, in column order.
+type Contact struct {
+	Kind ContactKind
+	// I and J are the balls (I < J); J = -1 for drum and plane contacts.
+	I, J int
+	// Obj is the drum or plane index, -1 for ball pairs.
+	Obj int
+	// PortalI/PortalJ give the portal through which the image of ball I/J
+	// was taken for a TeleportedBallBall contact (-1 if that ball is not
+	// teleported); PlaneI/PlaneJ say through which of its planes (0 = A,
+	// 1 = B).
+	PortalI, PortalJ int
+	PlaneI, PlaneJ   int
+	// N is the unit contact normal at q₀: the gradient of the constraint with
+	// respect to ball I's position (ball J gets −N).
+	N [2]float64
+}
+
+// teleCollision is a candidate TeleportedBallBall contact.
+type teleCollision struct {
+	b0, b1   int32 // b0 < b1
+	p0, p1   int32 // portal or -1
+	pl0, pl1 int8  // plane of the portal
+}
+
+type detector struct {
+	g          grid
+	bruteForce bool // tests: use the all-pairs reference instead of the grid
+
+	boxes    []aabb
+	imgBall  []int32
+	imgPort  []int32
+	imgPlane []int8
+	imgPos   [][2]float64
+	tele     []teleCollision
+	contacts []Contact
+}
+
+func (d *detector) pairs() []pair {
+	if d.bruteForce {
+		d.g.pairs = bruteForcePairs(d.boxes, d.g.pairs)
+		return d.g.pairs
+	}
+	return d.g.find(d.boxes)
+}
+
+func pos(q []float64, i int) [2]float64 { return [2]float64{q[2*i], q[2*i+1]} }
+
+// unit returns d/|d| computed as Eigen's normalized() (componentwise division
+// by the square root of the squared norm); ok is false for a zero or
+// non-finite d.
+func unit(dx, dy float64) ([2]float64, bool) {
+	n := math.Sqrt(dx*dx + dy*dy)
+	if !(n > 0) || math.IsInf(n, 0) {
+		return [2]float64{}, false
+	}
+	return [2]float64{dx / n, dy / n}, true
+}
+
+// pairNormal returns the unit vector from b to a at q₀, falling back to the
+// direction at q₁ and then to +x if the centres coincide.
+func pairNormal(a0, b0, a1, b1 [2]float64) [2]float64 {
+	if n, ok := unit(a0[0]-b0[0], a0[1]-b0[1]); ok {
+		return n
+	}
+	if n, ok := unit(a1[0]-b1[0], a1[1]-b1[1]); ok {
+		return n
+	}
+	return [2]float64{1, 0}
+}
+
+// ccd reports whether balls a and b, moving linearly from (a0, b0) at t = 0 to
+// (a1, b1) at t = 1, touch or overlap at some t ∈ [0, 1]. It solves
+// |Δ₀ + t(Δ₁ − Δ₀)|² = (ra + rb)² as SCISim's
+// CollisionDetectionUtilities::ballBallCCDCollisionHappens, with the same
+// numerically stable root formulas.
+func ccd(a0, a1 [2]float64, ra float64, b0, b1 [2]float64, rb float64) bool {
+	d0x, d0y := a0[0]-b0[0], a0[1]-b0[1]
+	ddx, ddy := a1[0]-b1[0]-d0x, a1[1]-b1[1]-d0y
+	rs := ra + rb
+	c0 := d0x*d0x + d0y*d0y - rs*rs
+	c1 := 2.0 * (d0x*ddx + d0y*ddy)
+	c2 := ddx*ddx + ddy*ddy
+	if c2 == 0 {
+		// No relative motion: collide iff overlapping already.
+		return c0 <= 0
+	}
+	c1c1 := c1 * c1
+	fc2c0 := 4 * c2 * c0
+	if c1c1 < fc2c0 {
+		return false // no real root: never touch
+	}
+	s := math.Sqrt(c1c1 - fc2c0)
+	var root1 float64 // larger root
+	if c1 > 0 {
+		root1 = (2.0 * c0) / (-c1 - s)
+	} else {
+		root1 = (-c1 + s) / (2.0 * c2)
+	}
+	if root1 < 0 {
+		return false // contact interval lies before the step
+	}
+	var root0 float64 // smaller root
+	if c1 >= 0 {
+		root0 = (-c1 - s) / (2.0 * c2)
+	} else {
+		root0 = (2.0 * c0) / (-c1 + s)
+	}
+	return !(root0 > 1) // false only when the contact interval starts after the step
+}
+
+// detect fills d.contacts for the step q0 → q1 (q1 the free-flight
+// prediction), in SCISim's order: ordinary ball pairs sorted by (i, j),
+// teleported pairs sorted by (i, j), drums (drum-major, then ball), planes
+// (plane-major, then ball).
+func (d *detector) detect(s *System, q0, q1 []float64) {
+	d.contacts = d.contacts[:0]
+	if len(s.Portals) == 0 {
+		d.ballBallCCD(s, q0, q1)
+	} else {
+		d.ballBallPortals(s, q0, q1)
+	}
+	n := s.N()
+	for di := range s.Drums {
+		dr := &s.Drums[di]
+		for i := 0; i < n; i++ {
+			if s.Fixed[i] {
+				continue
+			}
+			x1 := pos(q1, i)
+			dx, dy := dr.C[0]-x1[0], dr.C[1]-x1[1]
+			rr := dr.R - s.R[i]
+			if dx*dx+dy*dy >= rr*rr {
+				x0 := pos(q0, i)
+				nrm := pairNormal(dr.C, x0, dr.C, x1)
+				d.contacts = append(d.contacts, Contact{Kind: BallDrum, I: i, J: -1, Obj: di, PortalI: -1, PortalJ: -1, N: nrm})
+			}
+		}
+	}
+	for pi := range s.Planes {
+		pl := &s.Planes[pi]
+		for i := 0; i < n; i++ {
+			if s.Fixed[i] {
+				continue
+			}
+			if touches(pl, pos(q1, i), s.R[i]) {
+				d.contacts = append(d.contacts, Contact{Kind: BallPlane, I: i, J: -1, Obj: pi, PortalI: -1, PortalJ: -1, N: pl.N})
+			}
+		}
+	}
+}
+
+// ballBallCCD: without portals, SCISim bounds each ball's straight path from
+// q₀ to q₁ by a box, and keeps the pairs whose boxes overlap and whose paths
+// come within rᵢ + rⱼ (ccd).
+func (d *detector) ballBallCCD(s *System, q0, q1 []float64) {
+	n := s.N()
+	d.boxes = grow(d.boxes, n)
+	for i := 0; i < n; i++ {
+		a, b := pos(q0, i), pos(q1, i)
+		r := s.R[i]
+		d.boxes[i] = aabb{
+			math.Min(a[0], b[0]) - r, math.Min(a[1], b[1]) - r,
+			math.Max(a[0], b[0]) + r, math.Max(a[1], b[1]) + r,
+		}
+	}
+	for _, p := range d.pairs() {
+		i, j := int(p.a), int(p.b)
+		if s.Fixed[i] && s.Fixed[j] {
+			continue
+		}
+		a0, a1, b0, b1 := pos(q0, i), pos(q1, i), pos(q0, j), pos(q1, j)
+		if ccd(a0, a1, s.R[i], b0, b1, s.R[j]) {
+			d.contacts = append(d.contacts, Contact{Kind: BallBall, I: i, J: j, Obj: -1, PortalI: -1, PortalJ: -1,
+				N: pairNormal(a0, b0, a1, b1)})
+		}
+	}
+}
+
+func overlapping(a, b [2]float64, ra, rb float64) bool {
+	dx, dy := a[0]-b[0], a[1]-b[1]
+	return dx*dx+dy*dy <= (ra+rb)*(ra+rb)
+}
+
+// ballBallPortals mirrors SCISim's computeBallBallActiveSetSpatialGridWithPortals:
+// detection is discrete at q₁ (boxes of the balls at q₁, no CCD), plus one
+// image per ball and portal for every ball within its radius of a portal
+// plane (teleported through that plane). Pairs of real balls overlapping at
+// q₁ give BallBall contacts; pairs involving an image give at most one
+// TeleportedBallBall contact per pair of balls (the first found in box
+// order), skipped when both are images of balls that also overlap directly.
+func (d *detector) ballBallPortals(s *System, q0, q1 []float64) {
+	n := s.N()
+	d.boxes = grow(d.boxes, n)
+	for i := 0; i < n; i++ {
+		x, r := pos(q1, i), s.R[i]
+		d.boxes[i] = aabb{x[0] - r, x[1] - r, x[0] + r, x[1] + r}
+	}
+	d.imgBall, d.imgPort, d.imgPlane, d.imgPos = d.imgBall[:0], d.imgPort[:0], d.imgPlane[:0], d.imgPos[:0]
+	for pi := range s.Portals {
+		po := &s.Portals[pi]
+		for i := 0; i < n; i++ {
+			x, r := pos(q1, i), s.R[i]
+			var img [2]float64
+			var plane int8
+			switch {
+			case touches(&po.A, x, r):
+				// A ball touching both planes (a domain narrower than the
+				// ball) is an error in SCISim; here it is imaged through A.
+				img, plane = teleport(&po.A, &po.B, x), 0
+			case touches(&po.B, x, r):
+				img, plane = teleport(&po.B, &po.A, x), 1
+			default:
+				continue
+			}
+			d.boxes = append(d.boxes, aabb{img[0] - r, img[1] - r, img[0] + r, img[1] + r})
+			d.imgBall = append(d.imgBall, int32(i))
+			d.imgPort = append(d.imgPort, int32(pi))
+			d.imgPlane = append(d.imgPlane, plane)
+			d.imgPos = append(d.imgPos, img)
+		}
+	}
+	d.tele = d.tele[:0]
+	for _, p := range d.pairs() {
+		a, b := int(p.a), int(p.b)
+		ta, tb := a >= n, b >= n
+		if !ta && !tb {
+			if s.Fixed[a] && s.Fixed[b] {
+				continue
+			}
+			if overlapping(pos(q1, a), pos(q1, b), s.R[a], s.R[b]) {
+				d.contacts = append(d.contacts, Contact{Kind: BallBall, I: a, J: b, Obj: -1, PortalI: -1, PortalJ: -1,
+					N: pairNormal(pos(q0, a), pos(q0, b), pos(q1, a), pos(q1, b))})
+			}
+			continue
+		}
+		// a is never an image unless b is one too (images follow the balls).
+		tc := teleCollision{b0: int32(a), p0: -1, p1: -1}
+		var x0 [2]float64
+		if ta {
+			k := a - n
+			tc.b0, tc.p0, tc.pl0, x0 = d.imgBall[k], d.imgPort[k], d.imgPlane[k], d.imgPos[k]
+		} else {
+			x0 = pos(q1, a)
+		}
+		k := b - n
+		tc.b1, tc.p1, tc.pl1 = d.imgBall[k], d.imgPort[k], d.imgPlane[k]
+		x1 := d.imgPos[k]
+		i, j := int(tc.b0), int(tc.b1)
+		if i == j || (s.Fixed[i] && s.Fixed[j]) {
+			continue
+		}
+		if ta && tb && overlapping(pos(q1, i), pos(q1, j), s.R[i], s.R[j]) {
+			continue // found untranslated as an ordinary pair
+		}
+		if !overlapping(x0, x1, s.R[i], s.R[j]) {
+			continue
+		}
+		if tc.b0 > tc.b1 {
+			tc.b0, tc.b1 = tc.b1, tc.b0
+			tc.p0, tc.p1 = tc.p1, tc.p0
+			tc.pl0, tc.pl1 = tc.pl1, tc.pl0
+		}
+		d.tele = append(d.tele, tc)
+	}
+	// One contact per pair of balls, the first candidate found (SCISim keeps
+	// the first insertion into a set keyed by the ball indices).
+	slices.SortStableFunc(d.tele, func(x, y teleCollision) int {
+		if x.b0 != y.b0 {
+			return int(x.b0 - y.b0)
+		}
+		return int(x.b1 - y.b1)
+	})
+	for k, tc := range d.tele {
+		if k > 0 && d.tele[k-1].b0 == tc.b0 && d.tele[k-1].b1 == tc.b1 {
+			continue
+		}
+		c0 := s.imageAt(q0, int(tc.b0), int(tc.p0), tc.pl0)
+		c1 := s.imageAt(q0, int(tc.b1), int(tc.p1), tc.pl1)
+		e0 := s.imageAt(q1, int(tc.b0), int(tc.p0), tc.pl0)
+		e1 := s.imageAt(q1, int(tc.b1), int(tc.p1), tc.pl1)
+		d.contacts = append(d.contacts, Contact{
+			Kind: TeleportedBallBall, I: int(tc.b0), J: int(tc.b1), Obj: -1,
+			PortalI: int(tc.p0), PortalJ: int(tc.p1), PlaneI: int(tc.pl0), PlaneJ: int(tc.pl1),
+			N: pairNormal(c0, c1, e0, e1),
+		})
+	}
+}
+
+// imageAt returns ball i's centre in q, teleported through plane `plane` of
+// portal `portal` (unchanged when portal < 0).
+func (s *System) imageAt(q []float64, i, portal int, plane int8) [2]float64 {
+	x := pos(q, i)
+	if portal < 0 {
+		return x
+	}
+	po := &s.Portals[portal]
+	if plane == 0 {
+		return teleport(&po.A, &po.B, x)
+	}
+	return teleport(&po.B, &po.A, x)
+}
+
+// firstOverlap returns the first pair (i, j), in (i, j) order, of balls at
+// s.Q that interpenetrate by more than OverlapTol·(rᵢ + rⱼ), and the depth;
+// (-1, -1, 0) if there is none.
+func (d *detector) firstOverlap(s *System) (int, int, float64) {
+	n := s.N()
+	d.boxes = grow(d.boxes, n)
+	for i := 0; i < n; i++ {
+		x, r := pos(s.Q, i), s.R[i]
+		d.boxes[i] = aabb{x[0] - r, x[1] - r, x[0] + r, x[1] + r}
+	}
+	for _, p := range d.pairs() {
+		i, j := int(p.a), int(p.b)
+		a, b := pos(s.Q, i), pos(s.Q, j)
+		rs := s.R[i] + s.R[j]
+		depth := rs - math.Hypot(a[0]-b[0], a[1]-b[1])
+		if depth > OverlapTol*rs {
+			return i, j, depth
+		}
+	}
+	return -1, -1, 0
+}

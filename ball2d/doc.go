@@ -1,0 +1,72 @@
+// Package ball2d is the system of frictional 2D balls of Smith et al. 2012
+// (§9, "2D Billiard Balls"), built to reproduce SCISim's ball2d trajectories:
+// it knows the balls' state, their free flight and how geometry turns into
+// contact constraints, and it fills a mech.Problem. It does not know which
+// impact or friction operator will resolve the contacts.
+//
+// # State
+//
+// n balls with centres xᵢ ∈ ℝ², flat q = (x₀, y₀, x₁, y₁, …) ∈ ℝ²ⁿ and v = q̇.
+// The mass matrix is M = diag(m₀ I₂, m₁ I₂, …); fixed balls have zero blocks
+// in M and M⁻¹ (mech's convention for immovable bodies) and never move.
+//
+// # Constraints (§2)
+//
+// Every contact is a one-sided constraint gᵢ(q) ≥ 0, admissible iff
+// non-negative; its gradient ∇gᵢ(q) is column i of G, and (eq. 1)
+// ∇gᵢ(q)ᵀ q̇ ≥ 0 is the velocity condition the impact operators enforce.
+//
+//	ball–ball   g(q) = |xᵢ − xⱼ| − rᵢ − rⱼ,   ∇_{xᵢ} g = n,  ∇_{xⱼ} g = −n,  n = (xᵢ − xⱼ)/|xᵢ − xⱼ|
+//	half-plane  g(q) = n·(xᵢ − p) − rᵢ,        ∇_{xᵢ} g = n             (n the plane's unit normal)
+//	drum        g(q) = (R − rᵢ) − |xᵢ − c|,    ∇_{xᵢ} g = −(xᵢ − c)/|xᵢ − c|
+//
+// All other entries of a column are zero; ball–ball columns have i < j. The
+// friction basis D has one column per contact, the unit tangent
+// t = (−n_y, n_x) placed with the same signs as n (eq. 4, with SCISim's fixed
+// tangent in place of the velocity-dependent direction; the friction
+// operator's β may have either sign). For a teleported pair (planar portals)
+// xⱼ is replaced by the image of ball j through the portal.
+//
+// # Time stepping (§8.2, Alg. 4)
+//
+// The stepper (package sim) drives Alg. 4 with this package:
+//
+//	1 (q̃, ṽ) ← FreeFlight(qᵗ, vᵗ, h)
+//	2 active set from (qᵗ, q̃)                ┐ BuildProblem(qᵗ, q̃, vᵗ, p):
+//	3 G, D evaluated at qᵗ, velocity vᵗ      ┘ gradients at qᵗ
+//	4 impulses λ, β from the operators;      v⁺ = vᵗ + M⁻¹(Gλ + Dβ)
+//	5 (qᵗ⁺¹, vᵗ⁺¹) ← FreeFlight(qᵗ, v⁺, h);   AfterStep(qᵗ⁺¹, vᵗ⁺¹) (portals)
+//
+// The active set is SCISim's (Ball2DSim::computeActiveSet): a ball pair is
+// active when the straight paths of the two centres from qᵗ to q̃ come within
+// rᵢ + rⱼ at some t ∈ [0, 1] (continuous collision detection: the roots of
+// the quadratic |Δ₀ + t(Δ₁ − Δ₀)|² = (rᵢ + rⱼ)²), so a fast ball cannot pass
+// through another within one step; a ball–plane pair when n·(x̃ − p) ≤ r; a
+// ball–drum pair when |x̃ − c| ≥ R − r. With planar portals SCISim detects
+// ball pairs discretely at q̃ instead (|x̃ᵢ − x̃ⱼ| ≤ rᵢ + rⱼ, for real balls
+// and for images of balls within one radius of a portal plane), and so does
+// this package. Candidate pairs come from a uniform-grid broad phase with
+// cell size equal to the largest (swept) bounding box, so the cost is linear
+// in the number of balls; the result equals the all-pairs test exactly.
+//
+// # Free flight
+//
+// The only force is gravity, F = M g, and the integrators are SCISim's:
+//
+//	Verlet (§9):      v½ = v₀ + h/2 M⁻¹F(q₀),  q₁ = q₀ + h v½,  v₁ = v½ + h/2 M⁻¹F(q₁)
+//	symplectic Euler: v₁ = v₀ + h M⁻¹F(q₀),    q₁ = q₀ + h v₁
+//
+// Under a constant force Verlet is exact (q₁ = q₀ + h v₀ + h²/2 g), so it
+// conserves the energy ½ vᵀMv − Σ mᵢ g·xᵢ (KineticEnergy + PotentialEnergy)
+// and the momentum to rounding; that is what lets elastic GR conserve total
+// energy over long runs (§8.1, §9 "Long-term kinetic energy conservation").
+//
+// # Planar portals
+//
+// A portal joins two planes A and B whose normals point into the domain
+// (SCISim's planar_portal). A point x in front of A at signed distance
+// δ = n_A·(x − p_A) and tangential offset s = t_A·(x − p_A) has the image
+// p_B − δ n_B − s t_B behind B (and symmetrically through B). AfterStep moves
+// every ball whose centre has crossed a portal plane to its image, keeping
+// its velocity. Portal planes are not collision planes.
+package ball2d

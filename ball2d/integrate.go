@@ -1,0 +1,93 @@
+package ball2d
+
+// FreeFlight advances (q0, v0) by one unconstrained step of length h with the
+// system's integrator and writes the result into (q1, v1) (Alg. 4, lines 1
+// and 8). The only force is gravity, m·g, so a(q) = M⁻¹ m g; the arithmetic
+// follows SCISim's VerletMap / SymplecticEulerMap operation for operation:
+//
+//	Verlet:           v½ = v₀ + (h/2·m⁻¹)(m g);  q₁ = q₀ + h v½;  v₁ = v½ + (h/2·m⁻¹)(m g)
+//	SymplecticEuler:  v₁ = v₀ + (h·m⁻¹)(m g);    q₁ = q₀ + h v₁
+//
+// Fixed balls never move: q₁ = q₀ and v₁ = 0 for them. q1 may alias q0 and
+// v1 may alias v0.
+func (s *System) FreeFlight(q0, v0 []float64, h float64, q1, v1 []float64) {
+	g := s.Gravity
+	half := 0.5 * h
+	for i, m := range s.M {
+		a, b := 2*i, 2*i+1
+		if s.Fixed[i] {
+			q1[a], q1[b] = q0[a], q0[b]
+			v1[a], v1[b] = 0, 0
+			continue
+		}
+		minv := 1.0 / m
+		fx, fy := m*g[0], m*g[1]
+		switch s.Integrator {
+		case SymplecticEuler:
+			k := h * minv
+			vx, vy := v0[a]+k*fx, v0[b]+k*fy
+			q1[a], q1[b] = q0[a]+h*vx, q0[b]+h*vy
+			v1[a], v1[b] = vx, vy
+		default: // Verlet
+			k := half * minv
+			vx, vy := v0[a]+k*fx, v0[b]+k*fy
+			q1[a], q1[b] = q0[a]+h*vx, q0[b]+h*vy
+			v1[a], v1[b] = vx+k*fx, vy+k*fy
+		}
+	}
+}
+
+// AfterStep applies the periodic boundaries at the end of a step, as SCISim's
+// enforcePeriodicBoundaryConditions: for each portal in order, every free
+// ball whose centre lies behind plane A (n_A·(x − P_A) < 0) is teleported
+// through A to the far side of B, and one behind B through B. Velocities are
+// unchanged (planar portals have no Lees–Edwards shear).
+func (s *System) AfterStep(q, v []float64) {
+	for pi := range s.Portals {
+		po := &s.Portals[pi]
+		for i := range s.M {
+			if s.Fixed[i] {
+				continue
+			}
+			x := [2]float64{q[2*i], q[2*i+1]}
+			var out [2]float64
+			switch {
+			case behind(&po.A, x):
+				out = teleport(&po.A, &po.B, x)
+			case behind(&po.B, x):
+				out = teleport(&po.B, &po.A, x)
+			default:
+				continue
+			}
+			q[2*i], q[2*i+1] = out[0], out[1]
+		}
+	}
+}
+
+// behind reports n·(x − P) < 0 (SCISim's StaticPlane::distanceLessThanZero).
+func behind(pl *Plane, x [2]float64) bool {
+	return pl.N[0]*(x[0]-pl.P[0])+pl.N[1]*(x[1]-pl.P[1]) < 0
+}
+
+// touches reports n·(x − P) ≤ r (SCISim's distanceLessThanOrEqualZero).
+func touches(pl *Plane, x [2]float64, r float64) bool {
+	return pl.N[0]*(x[0]-pl.P[0])+pl.N[1]*(x[1]-pl.P[1]) <= r
+}
+
+// teleport maps x through plane `from` to plane `to` as SCISim's
+// PlanarPortal::teleportPointThroughPlaneA/B (without Lees–Edwards offset):
+// with d = n_from·(P_from − x) and s = t_from·(P_from − x),
+// x' = P_to + d·n_to + s·t_to. A point at signed distance δ in front of
+// `from` lands at distance δ behind `to`, at the same tangential offset when
+// the planes face each other.
+func teleport(from, to *Plane, x [2]float64) [2]float64 {
+	dx, dy := from.P[0]-x[0], from.P[1]-x[1]
+	t := from.T()
+	d := from.N[0]*dx + from.N[1]*dy
+	s := t[0]*dx + t[1]*dy
+	tt := to.T()
+	return [2]float64{
+		to.P[0] + d*to.N[0] + s*tt[0],
+		to.P[1] + d*to.N[1] + s*tt[1],
+	}
+}

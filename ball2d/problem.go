@@ -1,0 +1,66 @@
+package ball2d
+
+import "impactsim/mech"
+
+// BuildProblem detects the contacts of the step from q0 to the free-flight
+// prediction q1 (Alg. 4, line 2) and fills p with the instantaneous impact
+// problem at q0 (line 3), following the conventions of package mech:
+//
+//   - one 2×2 block per ball: M = m·I, M⁻¹ = I/m (zero blocks for fixed balls);
+//   - V = v0;
+//   - one column of G per contact, the constraint gradient at q0: +n on ball
+//     I and −n on ball J for ball pairs (I < J, n = (x_I − x_J)/|x_I − x_J|,
+//     through the portal for teleported pairs), +n for a plane, and
+//     −(x − c)/|x − c| for a drum;
+//   - one column of D per contact, the unit tangent t = (−n_y, n_x) with the
+//     same sign pattern, DContact[k] = k;
+//   - CoR and Mu from the system; Bodies (I, J) or (I, −1).
+//
+// Contacts come in a deterministic order: ordinary ball pairs sorted by
+// (I, J), teleported pairs sorted by (I, J), drums, then planes. Contacts
+// between two fixed balls, or between a fixed ball and static geometry, are
+// skipped (nothing could move). Contacts returns the list.
+//
+// Once its workspaces have grown to the problem size, BuildProblem does not
+// allocate.
+func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
+	s.det.detect(s, q0, q1)
+	n := s.N()
+	p.Reset(2, 2*n)
+	for i, m := range s.M {
+		if s.Fixed[i] {
+			p.M.AppendScalarBlock(2, 0)
+			p.MInv.AppendScalarBlock(2, 0)
+			continue
+		}
+		p.M.AppendScalarBlock(2, m)
+		p.MInv.AppendScalarBlock(2, 1.0/m)
+	}
+	copy(p.V, v0)
+	for k := range s.det.contacts {
+		c := &s.det.contacts[k]
+		nx, ny := c.N[0], c.N[1]
+		tx, ty := -ny, nx
+		i, j := 2*c.I, 2*c.J
+		p.G.Append(i, nx)
+		p.G.Append(i+1, ny)
+		p.D.Append(i, tx)
+		p.D.Append(i+1, ty)
+		if c.J >= 0 {
+			p.G.Append(j, -nx)
+			p.G.Append(j+1, -ny)
+			p.D.Append(j, -tx)
+			p.D.Append(j+1, -ty)
+		}
+		p.G.EndCol()
+		p.D.EndCol()
+		p.DContact = append(p.DContact, k)
+		p.CoR = append(p.CoR, s.CoR)
+		p.Mu = append(p.Mu, s.Mu)
+		p.Bodies = append(p.Bodies, c.I, c.J)
+	}
+}
+
+// Contacts returns the contacts of the last BuildProblem, in column order.
+// The slice is reused by the next call.
+func (s *System) Contacts() []Contact { return s.det.contacts }

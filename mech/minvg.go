@@ -1,0 +1,69 @@
+package mech
+
+// MulMInvCols sets dst = M⁻¹ C column by column. Because M⁻¹ is block
+// diagonal, column j of the result is nonzero only in the blocks that column j
+// of c touches; those block rows are stored in full, in block order. The
+// columns of c must touch at most two blocks each. dst's storage is reused.
+func MulMInvCols(dst *Cols, c *Cols, minv *BlockDiag) {
+	dst.Reset(c.NRows)
+	for j := 0; j < c.NCols(); j++ {
+		b0, b1 := -1, -1
+		for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
+			b := minv.BlockOf(c.Row[k])
+			if b == b0 || b == b1 {
+				continue
+			}
+			if b0 < 0 {
+				b0 = b
+			} else if b1 < 0 {
+				b1 = b
+			} else {
+				panic("mech: constraint column touches more than two bodies")
+			}
+		}
+		if b1 >= 0 && b1 < b0 {
+			b0, b1 = b1, b0
+		}
+		for _, b := range [2]int{b0, b1} {
+			if b < 0 {
+				continue
+			}
+			st, en := minv.Start[b], minv.Start[b+1]
+			n := en - st
+			blk := minv.Data[minv.Off[b]:minv.Off[b+1]]
+			for r := 0; r < n; r++ {
+				var sum float64
+				for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
+					if row := c.Row[k]; row >= st && row < en {
+						sum += blk[r*n+row-st] * c.Val[k]
+					}
+				}
+				dst.Append(st+r, sum)
+			}
+		}
+		dst.EndCol()
+	}
+}
+
+// Stats reports the work an operator did on one problem.
+type Stats struct {
+	// Iterations counts the operator's outer iterations (GR reflections,
+	// pairwise sweeps, Gauss–Seidel passes of a friction solver).
+	Iterations int
+	// Solves counts inner QP/LCP solves and SolverIterations their summed
+	// iterations.
+	Solves           int
+	SolverIterations int
+	// Residual is the largest relative KKT residual of the inner solves.
+	Residual float64
+}
+
+// Add accumulates o into s (iterations and solves add, residual maxes).
+func (s *Stats) Add(o Stats) {
+	s.Iterations += o.Iterations
+	s.Solves += o.Solves
+	s.SolverIterations += o.SolverIterations
+	if o.Residual > s.Residual {
+		s.Residual = o.Residual
+	}
+}

@@ -1,0 +1,89 @@
+package mech
+
+// Cols is a sparse n×m matrix stored by columns (compressed sparse column).
+// Column j holds Val[Ptr[j]:Ptr[j+1]] at rows Row[Ptr[j]:Ptr[j+1]]. Impact
+// problems store G and D this way: each column touches the degrees of freedom
+// of at most two bodies.
+type Cols struct {
+	NRows int
+	Ptr   []int // len m+1, Ptr[0] = 0
+	Row   []int
+	Val   []float64
+}
+
+// Reset empties the matrix to zero columns with nrows rows, keeping storage.
+func (c *Cols) Reset(nrows int) {
+	c.NRows = nrows
+	c.Ptr = append(c.Ptr[:0], 0)
+	c.Row = c.Row[:0]
+	c.Val = c.Val[:0]
+}
+
+// NCols returns the number of columns.
+func (c *Cols) NCols() int {
+	if len(c.Ptr) == 0 {
+		return 0
+	}
+	return len(c.Ptr) - 1
+}
+
+// Append adds entry (row, val) to the column being built. Call EndCol to
+// finish the column.
+func (c *Cols) Append(row int, val float64) {
+	c.Row = append(c.Row, row)
+	c.Val = append(c.Val, val)
+}
+
+// EndCol finishes the current column.
+func (c *Cols) EndCol() {
+	if len(c.Ptr) == 0 {
+		c.Ptr = append(c.Ptr, 0)
+	}
+	c.Ptr = append(c.Ptr, len(c.Row))
+}
+
+// ColDot returns column j dotted with x.
+func (c *Cols) ColDot(j int, x []float64) float64 {
+	var s float64
+	for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
+		s += c.Val[k] * x[c.Row[k]]
+	}
+	return s
+}
+
+// MulTVec sets dst = Cᵀ x (len(dst) = m).
+func (c *Cols) MulTVec(dst, x []float64) {
+	for j := range dst {
+		dst[j] = c.ColDot(j, x)
+	}
+}
+
+// AddMulVec sets dst += C y (len(y) = m, len(dst) = n).
+func (c *Cols) AddMulVec(dst, y []float64) {
+	for j, yj := range y {
+		if yj == 0 {
+			continue
+		}
+		for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
+			dst[c.Row[k]] += c.Val[k] * yj
+		}
+	}
+}
+
+// AddScaledCol sets dst += s·(column j).
+func (c *Cols) AddScaledCol(dst []float64, j int, s float64) {
+	for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
+		dst[c.Row[k]] += c.Val[k] * s
+	}
+}
+
+// SubCols writes into dst the columns of c listed in idx, in that order.
+func (c *Cols) SubCols(dst *Cols, idx []int) {
+	dst.Reset(c.NRows)
+	for _, j := range idx {
+		for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
+			dst.Append(c.Row[k], c.Val[k])
+		}
+		dst.EndCol()
+	}
+}

@@ -1,0 +1,187 @@
+// Package output turns simulation results into files a person can open: a
+// plain-text run directory for 2D ball simulations, VTK files for ParaView,
+// rendered PNG/GIF/MP4 animations, PNG line plots and a terminal progress
+// bar.
+//
+// The package imports no other impactsim package. It works on its own plain
+// data types (Scene2D, Trajectory, Series, ...); the command-line glue copies
+// simulation state into them.
+//
+// # Atomic writes
+//
+// Every file is first written as NAME.tmp in the same directory and renamed
+// to NAME only when complete (on Close for the streaming writers). An
+// interrupted run therefore never leaves a truncated file under its final
+// name, only a NAME.tmp. The streaming writers (NewTrajectoryWriter,
+// NewSeriesWriter) remove an existing NAME when they start, so that a
+// directory never pairs a new scene.json with an old run's trajectory.
+// Callers validate their inputs before creating any writer, so bad input
+// leaves nothing half-written.
+//
+// # Run directory of a 2D ball simulation
+//
+// A run directory holds up to four files:
+//
+//	scene.json       static description of the scene (WriteScene2D, ReadScene2D)
+//	trajectory.csv   ball states at the saved frames (TrajectoryWriter, ReadTrajectory)
+//	energy.csv       per-step diagnostics (NewSeriesWriter with EnergyHeader, ReadSeries)
+//	summary.json     free-form run summary (WriteJSON)
+//
+// All quantities are in the simulation's own consistent units; impactsim
+// uses SI units (metres, kilograms, seconds) unless a scene says otherwise.
+// Numbers in the CSV files are written by strconv.FormatFloat(x, 'g', -1, 64):
+// the shortest decimal string that reads back to the same float64, with
+// exponents like 1e-07; non-finite values appear as NaN, +Inf and -Inf.
+// Files are UTF-8 with "\n" line ends and no quoting; readers also accept
+// "\r\n" and skip blank lines.
+//
+// # scene.json
+//
+// One JSON object (indented by two spaces) with these fields:
+//
+//	format        string    always "impactsim-scene2d"
+//	version       int       layout version, currently 1
+//	num_balls     int       number of balls n
+//	radii         [n]float  ball radii (length), all > 0
+//	masses        [n]float  ball masses (mass); for fixed balls any value, conventionally 0
+//	fixed         [n]bool   true for balls that never move (infinite mass)
+//	planes        [{point: [x, y], normal: [nx, ny]}]
+//	              static walls; point lies on the wall, normal (not necessarily
+//	              unit) points into the free space where the balls are; the
+//	              solid region is normal·(p − point) < 0
+//	drums         [{centre: [x, y], radius: r}]
+//	              static circular containers; balls move inside, the solid is outside
+//	camera        {cx, cy, scale} or absent
+//	              optional view hint: view centre (cx, cy) and the world length
+//	              spanned by the shorter side of a rendered image
+//	dt            float     time step (time), ≥ 0
+//	operator      string    name of the impact operator used, e.g. "gr" or "lcp"
+//	source_scene  string    path of the scene file the run was made from
+//
+// Per-ball arrays are indexed by the ball number used in trajectory.csv.
+// Empty lists are written as []. ReadScene2D rejects unknown fields and
+// inconsistent lengths.
+//
+// # trajectory.csv
+//
+// A header line, then one row per ball per saved frame:
+//
+//	frame,time,ball,x,y,vx,vy
+//	0,0,0,0.5,0.5,1,0
+//	0,0,1,3,3,0,-1
+//	1,0.25,0,0.75,0.5,1,0
+//	...
+//
+// Columns:
+//
+//	frame  integer ≥ 0, the saved frame's number; strictly increasing from
+//	       one frame to the next (frames need not be consecutive: the
+//	       number may count time steps)
+//	time   simulation time of the frame (time); the same on all its rows
+//	ball   ball index 0..n−1; each frame lists every ball once, in order
+//	x, y   ball centre position (length)
+//	vx, vy ball velocity (length/time)
+//
+// Every frame has the same number of balls, which must equal num_balls of
+// scene.json. ReadTrajectory reports malformed input as
+// "output: DIR/trajectory.csv:LINE: what is wrong". In memory a frame is
+// Frame{Index, Time, Q, V} with flat Q and V: ball i at [2i, 2i+1].
+//
+// # energy.csv
+//
+// A header line and one row per recorded step, columns EnergyHeader:
+//
+//	step               time-step number (integer)
+//	time               simulation time (time)
+//	kinetic            kinetic energy Σ ½ m |v|² of the moving balls (energy)
+//	potential          potential energy, e.g. gravitational Σ m g y (energy)
+//	total              kinetic + potential (energy)
+//	px, py             total linear momentum Σ m v (mass·length/time)
+//	contacts           number of active contacts at this step
+//	impact_iterations  iterations used by the impact operator at this step
+//	seconds            wall-clock time spent on this step (s)
+//
+// Integer columns are written as integral floats ("12"). SeriesWriter writes
+// any such numeric CSV with a header of your choice, and ReadSeries reads it
+// back as columns.
+//
+// # summary.json
+//
+// Whatever value the caller passes to WriteJSON, marshalled by encoding/json
+// with two-space indentation and a final newline. NaN and ±Inf are not
+// representable in JSON and make WriteJSON fail.
+//
+// # VTK files for ParaView
+//
+// WriteVTP writes VTK XML PolyData (.vtp, VTKFile version 1.0,
+// byte_order LittleEndian, header_type UInt64) with NumberOfPoints points,
+// one vertex cell per point (Verts connectivity 0..n−1, offsets 1..n, Int64)
+// and point-data arrays in the order given, all Float64. With VTKASCII the
+// values are decimal text; with VTKBinary each array is inline base64
+// (format="binary"): the 8-byte little-endian byte count and then the raw
+// little-endian values, encoded as two separately padded base64 blocks.
+// A scalar array named "radius" becomes the active scalars: in ParaView
+// apply Glyph with glyph type Sphere, scale array "radius" and scale
+// factor 2 (the default sphere has radius 0.5) to see every ball at its
+// size.
+//
+// PVDWriter writes a ParaView collection (.pvd):
+//
+//	<VTKFile type="Collection" version="0.1" byte_order="LittleEndian">
+//	  <Collection>
+//	    <DataSet timestep="0.25" group="" part="0" file="balls_00001.vtp"/>
+//	    ...
+//
+// with file names relative to the .pvd file. Opening the .pvd in ParaView
+// loads the whole series with its times. ExportVTK2D converts a 2D
+// trajectory into balls_NNNNN.vtp files (z = 0; arrays radius, mass, fixed,
+// id, velocity, speed) plus balls.pvd.
+//
+// # Rendering
+//
+// Render2D and RenderPanels draw frames with github.com/fogleman/gg: moving
+// balls as antialiased discs with a thin dark outline, coloured by index
+// (BallColor) or by speed (SpeedColor, blue → red from 0 to the largest
+// speed); fixed balls grey; walls as a shaded solid half-plane with a dark
+// boundary line; drums as a dark rim with the outside shaded; the frame's
+// time at the top left and the title at the top centre. The world's y axis
+// points up. The view is the camera hint of scene.json or, without one, the
+// bounding box of every ball in every frame (plus drums and the nearby part
+// of each wall) with a 5% margin on each side, aspect ratio preserved.
+//
+// Products, in RenderOptions.Dir:
+//
+//	frame_00000.png ...  one PNG per rendered frame, numbered 0, 1, 2, ... in
+//	                     rendering order (not by the trajectory's frame column)
+//	animation.gif        looping GIF, delay round(100/fps) hundredths of a
+//	                     second (at least 2), fixed 256-colour palette that
+//	                     contains the scene's colours exactly; frames after the
+//	                     first store only the changed rectangle
+//	animation.mp4        made by ffmpeg found on PATH, fed raw RGBA frames on
+//	                     stdin; ffmpeg's default MP4 codec (H.264 where ffmpeg
+//	                     has libx264), yuv420p, odd sizes padded by one pixel.
+//	                     If ffmpeg is missing the MP4 is skipped and
+//	                     RenderInfo.Notes says so
+//
+// Existing frame_NNNNN.png files in the directory are deleted first so the
+// directory holds exactly one render's frames. The GIF is assembled in
+// memory: for very long runs use Stride or MaxFrames.
+//
+// RenderPanels lays several (title, trajectory, scene) panels out side by
+// side, e.g. the "gr" and "lcp" operators breaking the same pool rack.
+//
+// # Plots
+//
+// PlotSeries draws a PNG line chart (800×500 by default) with a frame,
+// grid, tick labels, axis labels, title and a legend, using gg and the
+// 7×13 bitmap font of golang.org/x/image/font/basicfont (magnified for
+// large images). Long series are reduced to the minimum and maximum of each
+// pixel column before drawing.
+//
+// # Progress
+//
+// Progress shows "label  42% [============>                 ] 4.2s ETA 5.8s"
+// on a terminal, redrawn in place at most ten times a second; when the
+// writer is not a terminal it prints a plain line at each further 10%
+// instead. Nothing at all appears for runs shorter than about 2 s.
+package output

@@ -1,0 +1,166 @@
+package output
+
+import (
+	"errors"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func TestTrajectoryRoundTrip(t *testing.T) {
+	dir := t.TempDir()
+	w, err := NewTrajectoryWriter(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := &Trajectory{NumBalls: 2}
+	for k := 0; k < 4; k++ {
+		ft := 0.1 * float64(k) // 0.30000000000000004 must survive
+		q := []float64{1.0 / 3, -2e-300, math.Pi * float64(k), 1e300}
+		v := []float64{math.Copysign(0, -1), math.Inf(1), 5, math.Nextafter(1, 2)}
+		if k == 2 {
+			v[0] = math.NaN()
+		}
+		if err := w.WriteFrame(3*k, ft, q, v); err != nil {
+			t.Fatal(err)
+		}
+		want.Frames = append(want.Frames, Frame{Index: 3 * k, Time: ft, Q: q, V: v})
+	}
+	// Before Close only the temporary file exists.
+	if _, err := os.Stat(filepath.Join(dir, TrajectoryFile)); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("final file exists before Close: %v", err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, TrajectoryFile+".tmp")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("tmp file left after Close: %v", err)
+	}
+	got, err := ReadTrajectory(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.NumBalls != 2 || len(got.Frames) != 4 {
+		t.Fatalf("got %d balls, %d frames", got.NumBalls, len(got.Frames))
+	}
+	for k := range want.Frames {
+		g, e := got.Frames[k], want.Frames[k]
+		if g.Index != e.Index || g.Time != e.Time {
+			t.Errorf("frame %d: index/time %d %v, want %d %v", k, g.Index, g.Time, e.Index, e.Time)
+		}
+		for i := range e.Q {
+			if !sameFloat(g.Q[i], e.Q[i]) || !sameFloat(g.V[i], e.V[i]) {
+				t.Errorf("frame %d entry %d: q %v v %v, want %v %v", k, i, g.Q[i], g.V[i], e.Q[i], e.V[i])
+			}
+		}
+	}
+	// Negative zero keeps its sign.
+	if !math.Signbit(got.Frames[0].V[0]) {
+		t.Error("-0 lost its sign")
+	}
+}
+
+func sameFloat(a, b float64) bool {
+	return math.Float64bits(a) == math.Float64bits(b) || (math.IsNaN(a) && math.IsNaN(b))
+}
+
+func TestTrajectoryWriterErrors(t *testing.T) {
+	dir := t.TempDir()
+	w, err := NewTrajectoryWriter(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.WriteFrame(0, 0, []float64{1, 2}, []float64{0, 0}); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		name  string
+		frame int
+		q, v  []float64
+	}{
+		{"mismatch", 1, []float64{1, 2}, []float64{1}},
+		{"odd", 1, []float64{1}, []float64{1}},
+		{"count", 1, []float64{1, 2, 3, 4}, []float64{1, 2, 3, 4}},
+		{"order", 0, []float64{1, 2}, []float64{1, 2}},
+	} {
+		w2, _ := NewTrajectoryWriter(t.TempDir())
+		w2.WriteFrame(0, 0, []float64{1, 2}, []float64{0, 0})
+		if err := w2.WriteFrame(c.frame, 0, c.q, c.v); err == nil {
+			t.Errorf("%s: no error", c.name)
+		}
+		if err := w2.Close(); err == nil {
+			t.Errorf("%s: Close after failed write returned nil", c.name)
+		}
+	}
+	w.Abort()
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 0 {
+		t.Errorf("Abort left files: %v", ents)
+	}
+}
+
+func TestTrajectoryWriterReplacesOldFile(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, TrajectoryFile)
+	os.WriteFile(old, []byte(TrajectoryHeader+"\n0,0,0,1,1,0,0\n"), 0o644)
+	w, err := NewTrajectoryWriter(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(old); !errors.Is(err, os.ErrNotExist) {
+		t.Error("stale trajectory.csv kept while a new run is being written")
+	}
+	w.Abort()
+}
+
+func TestReadTrajectoryMalformed(t *testing.T) {
+	h := TrajectoryHeader + "\n"
+	cases := []struct {
+		name, text, want string
+	}{
+		{"header", "frame,t,ball,x,y,vx,vy\n", ":1: header"},
+		{"fields", h + "0,0,0,1,2,3,4\n0,0,1,1,2,3\n", ":3: want 7 fields"},
+		{"extra", h + "0,0,0,1,2,3,4,5\n", ":2: want 7 fields"},
+		{"number", h + "0,0,0,1,2,3,4\n0,0,1,1,abc,3,4\n", `:3: bad y "abc"`},
+		{"frame", h + "x,0,0,1,2,3,4\n", `:2: bad frame "x"`},
+		{"ballorder", h + "0,0,1,1,2,3,4\n", ":2: frame 0: ball 1, want 0"},
+		{"count", h + "0,0,0,1,2,3,4\n0,0,1,1,2,3,4\n1,1,0,1,2,3,4\n2,2,0,1,2,3,4\n", ":4: frame 1 has 1 balls, earlier frames have 2"},
+		{"toomany", h + "0,0,0,1,2,3,4\n1,1,0,1,2,3,4\n1,1,1,1,2,3,4\n", ":4: frame 1: ball 1, but earlier frames have 1"},
+		{"decrease", h + "1,0,0,1,2,3,4\n0,0,0,1,2,3,4\n", ":3: frame 0 after frame 1"},
+		{"time", h + "0,0,0,1,2,3,4\n0,0.5,1,1,2,3,4\n", ":3: frame 0: time 0.5 differs"},
+		{"empty", "", "empty file"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := t.TempDir()
+			os.WriteFile(filepath.Join(dir, TrajectoryFile), []byte(c.text), 0o644)
+			_, err := ReadTrajectory(dir)
+			if err == nil {
+				t.Fatal("no error")
+			}
+			if !strings.Contains(err.Error(), TrajectoryFile+c.want) && !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("error %q does not contain %q", err, c.want)
+			}
+			if c.want[0] == ':' && !strings.Contains(err.Error(), TrajectoryFile+c.want) {
+				t.Fatalf("error %q lacks file:line %q", err, TrajectoryFile+c.want)
+			}
+		})
+	}
+}
+
+func TestReadTrajectoryCRLFAndBlank(t *testing.T) {
+	dir := t.TempDir()
+	text := TrajectoryHeader + "\r\n0,0,0,1,2,3,4\r\n\r\n1,0.5,0,5,6,7,8\r\n"
+	os.WriteFile(filepath.Join(dir, TrajectoryFile), []byte(text), 0o644)
+	tr, err := ReadTrajectory(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []Frame{{0, 0, []float64{1, 2}, []float64{3, 4}}, {1, 0.5, []float64{5, 6}, []float64{7, 8}}}
+	if !reflect.DeepEqual(tr.Frames, want) {
+		t.Fatalf("got %+v", tr.Frames)
+	}
+}

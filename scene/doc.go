@@ -1,0 +1,50 @@
+// Package scene reads SCISim scene files into plain data and generates the
+// project's built-in scenes. It has no physics: package ball2d turns a
+// Ball2DScene into a simulated system (ball2d.FromScene), and the stepper
+// picks the operators the scene names.
+//
+// # SCISim ball2d scenes
+//
+// ReadBall2D and LoadBall2D accept the <ball2d_scene> format of SCISim's
+// Ball2DSceneParser: integrator, impact_operator (gr, grr with nested
+// elastic_operator/inelastic_operator, lcp, gauss_seidel, jacobi; nested
+// solver ipopt, ql, ql_vp or apgd; also the legacy form with a name
+// attribute), sobogus_friction_solver, staggered_projections_friction_solver
+// (with lcp_impact_solver and mdp_friction_solver), gravity, ball,
+// static_plane, static_drum, planar_portal, end_time and the display-only
+// camera and *_renderer elements. Numbers are read with strconv.ParseFloat,
+// which rounds correctly, so the 250-digit constants of some scenes give the
+// nearest float64. Plane normals are normalized on read, as SCISim does.
+//
+// The reader is stricter than SCISim: unknown elements and attributes,
+// missing required attributes, out-of-range values (non-positive mass,
+// radius or time step, restitution outside [0, 1], …) and malformed XML are
+// errors of the form
+//
+//	FILE:LINE: <element> attribute "name": expected <what>, got "<value>"
+//
+// and no input makes it panic (FuzzReadBall2D). SCISim elements the project
+// does not support (lees_edwards_portal, penalty, scripting) are rejected
+// with their line.
+//
+// # Constraints the scenes describe
+//
+// With xᵢ the centre and rᵢ the radius of ball i, a scene's geometry is the
+// set of one-sided constraints gₖ(q) ≥ 0 of Smith et al. 2012, §2:
+//
+//	ball–ball   |xᵢ − xⱼ| − rᵢ − rⱼ ≥ 0
+//	static_plane (point p, unit normal n)   n·(xᵢ − p) − rᵢ ≥ 0
+//	static_drum  (centre c, radius R)       R − rᵢ − |xᵢ − c| ≥ 0
+//
+// and the integrator is the free-flight map of Alg. 4 (Verlet, §9, or
+// symplectic Euler). The impact operator settings select the instantaneous
+// operator of §3–5 (GR is Alg. 2; grr blends an elastic and an inelastic
+// operator as in Alg. 4, lines 3–5) and the friction settings Alg. 3.
+//
+// # Generators
+//
+// PoolBreak, NewtonsCradle and Bernoulli reproduce SCISim's examples_gr
+// scenes; DrumGrid is the drum-scaling setup of §11.2 / Table 2 (drop and
+// gas) and DrumRandom9x9 the long-term energy test of §9. All are
+// deterministic.
+package scene

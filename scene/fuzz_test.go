@@ -1,0 +1,70 @@
+package scene_test
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"impactsim/ball2d"
+	"impactsim/mech"
+	"impactsim/scene"
+)
+
+// FuzzReadBall2D checks that no input makes the reader panic, that every
+// error is a one-line *scene.Error naming the source, and that every scene it
+// accepts either builds a valid system or fails FromScene with an error —
+// and then steps without panicking.
+func FuzzReadBall2D(f *testing.F) {
+	for _, dir := range []string{"testdata", "../../shared/scisim-scenes/ball2d"} {
+		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".xml") {
+				return nil
+			}
+			if data, err := os.ReadFile(p); err == nil {
+				f.Add(data)
+			}
+			return nil
+		})
+	}
+	f.Add([]byte(`<ball2d_scene><integrator type="verlet" dt="0.1"/><static_plane x="0 8" n="0 -1"/><static_plane x="0 -8" n="0 1"/><planar_portal planeA="0" planeB="1"/><ball x="0" y="7.9" vx="0" vy="1" m="1" r="0.5" fixed="0"/><ball x="0" y="-7.9" vx="0" vy="-1" m="1" r="0.5" fixed="0"/></ball2d_scene>`))
+	f.Add([]byte(`<ball2d_scene><integrator type="symplectic_euler" dt="1e300"/><gravity fx="1e300" fy="0"/><ball x="1e300" y="0" vx="1e300" vy="0" m="1e-300" r="1e300" fixed="0"/><ball x="-1e300" y="0" vx="0" vy="0" m="1" r="1" fixed="1"/></ball2d_scene>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sc, err := scene.ReadBall2D(bytes.NewReader(data), "fuzz.xml")
+		if err != nil {
+			var se *scene.Error
+			if !errors.As(err, &se) || se.File != "fuzz.xml" {
+				t.Fatalf("error %T %q is not a *scene.Error for fuzz.xml", err, err)
+			}
+			if strings.Contains(err.Error(), "\n") {
+				t.Fatalf("multi-line error %q", err)
+			}
+			return
+		}
+		if len(sc.Balls) > 2000 {
+			return
+		}
+		s, err := ball2d.FromScene(sc)
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.xml") {
+				t.Fatalf("FromScene error %q does not name the file", err)
+			}
+			return
+		}
+		q1 := make([]float64, len(s.Q))
+		v1 := make([]float64, len(s.V))
+		var p mech.Problem
+		for step := 0; step < 3; step++ {
+			s.FreeFlight(s.Q, s.V, s.Dt, q1, v1)
+			s.BuildProblem(s.Q, q1, s.V, &p)
+			if p.NDof() != 2*s.N() || p.NContacts() != len(s.Contacts()) {
+				t.Fatalf("problem shape: %d dofs, %d contacts for %d balls", p.NDof(), p.NContacts(), s.N())
+			}
+			s.FreeFlight(s.Q, s.V, s.Dt, s.Q, s.V)
+			s.AfterStep(s.Q, s.V)
+		}
+	})
+}
