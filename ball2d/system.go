@@ -268,3 +268,6 @@ func (s *System) LinearMomentum(v []float64) [2]float64 {
 	}
 	return p
 }
+
+// NDof returns the number of generalized degrees of freedom, 2 per ball.
+func (s *System) NDof() int { return 2 * len(s.M) }

@@ -1,0 +1,28 @@
+package main
+
+import (
+	"io"
+
+	"impactsim/desiderata"
+	"impactsim/impact"
+)
+
+func cmdDesiderata(args []string, stdout, _ io.Writer) error {
+	if len(args) > 0 {
+		return badInput("desiderata takes no arguments")
+	}
+	var rows []desiderata.Row
+	for _, name := range []string{"gr", "grr", "lcp", "gauss_seidel", "jacobi"} {
+		op, err := impact.New(impact.Config{Name: name})
+		if err != nil {
+			return err
+		}
+		row, err := desiderata.Measure(op)
+		if err != nil {
+			return err
+		}
+		rows = append(rows, row)
+	}
+	desiderata.WriteTable(stdout, rows)
+	return nil
+}

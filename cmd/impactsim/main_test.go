@@ -1,0 +1,101 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func runCLI(t *testing.T, args ...string) (int, string, string) {
+	t.Helper()
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestRunWritesOutputs(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runCLI(t, "run", "builtin:newtons_cradle", "--end", "2", "--out", dir, "--quiet", "--vtk")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, f := range []string{"scene.json", "trajectory.csv", "energy.csv", "summary.json", "vtk/trajectory.pvd"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	if !strings.Contains(out, "energy") {
+		t.Errorf("summary lacks the energy line:\n%s", out)
+	}
+	code, out, errs = runCLI(t, "render", dir, "--max-frames", "5", "--width", "64", "--height", "48")
+	if code != 0 {
+		t.Fatalf("render exit %d: %s", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "render", "animation.gif")); err != nil {
+		t.Errorf("render wrote no GIF: %v\n%s", err, out)
+	}
+}
+
+// TestBadInput: one clear message, exit status 2, nothing written.
+func TestBadInput(t *testing.T) {
+	tmp := t.TempDir()
+	bad := filepath.Join(tmp, "bad.xml")
+	os.WriteFile(bad, []byte("<ball2d_scene>\n<integrator type=\"verlet\" dt=\"0.01\"/>\n<ball x=\"0\" y=\"0\" vx=\"0\" vy=\"0\" m=\"NaN\" r=\"1\" fixed=\"0\"/>\n</ball2d_scene>\n"), 0o644)
+	overlap := filepath.Join(tmp, "overlap.xml")
+	os.WriteFile(overlap, []byte("<ball2d_scene>\n<integrator type=\"verlet\" dt=\"0.01\"/>\n<ball x=\"0\" y=\"0\" vx=\"0\" vy=\"0\" m=\"1\" r=\"1\" fixed=\"0\"/>\n<ball x=\"1\" y=\"0\" vx=\"0\" vy=\"0\" m=\"1\" r=\"1\" fixed=\"0\"/>\n</ball2d_scene>\n"), 0o644)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", bad}, "bad.xml:3"},
+		{[]string{"run", overlap}, "overlap.xml:3: ball attribute \"x\": overlaps the ball on line 4"},
+		{[]string{"run", "builtin:pool_break", "--operator", "newton"}, "unknown operator"},
+		{[]string{"run", "builtin:nope"}, "unknown built-in scene"},
+		{[]string{"run", "builtin:pool_break", "--cor", "1.5"}, "--cor"},
+		{[]string{"run", "builtin:pool_break", "--end", "-1"}, "--end"},
+		{[]string{"run", filepath.Join(tmp, "missing.xml")}, "missing.xml"},
+		{[]string{"frobnicate"}, "unknown command"},
+	}
+	for _, c := range cases {
+		out := filepath.Join(tmp, "out")
+		code, _, errs := runCLI(t, append(c.args, "--out", out)...)
+		if c.args[0] == "frobnicate" {
+			code, _, errs = runCLI(t, c.args...)
+		}
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", c.args, code, errs)
+		}
+		if !strings.Contains(errs, c.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: message %q should be one line containing %q", c.args, errs, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: wrote %s despite bad input", c.args, out)
+			os.RemoveAll(out)
+		}
+	}
+}
+
+func TestDesiderataCommand(t *testing.T) {
+	code, out, errs := runCLI(t, "desiderata")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	// Table 1: LCP fails BRK, Gauss–Seidel SYM, Jacobi KIN; GR holds all.
+	for _, want := range []string{"| gr | • 2 |", "| lcp | ✗", "| gauss_seidel | • 2 | ✗", "| jacobi | • 2 | • 0 | ✗"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestBenchDrum(t *testing.T) {
+	code, out, errs := runCLI(t, "bench", "drum", "--n", "100", "--steps", "20", "--quiet")
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	if !strings.Contains(out, "| drop | 100 |") {
+		t.Errorf("unexpected bench output:\n%s", out)
+	}
+}

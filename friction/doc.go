@@ -1,0 +1,15 @@
+// Package friction holds impulsive friction laws that act on a
+// mech.Problem.
+//
+// MaxDissipation is Alg. 3 of Smith et al. 2012 (§6, eqs. 4–5): given the
+// normal impulses λ of an impact operator, one friction direction per
+// contact opposes the pre-impact tangential velocity and the magnitudes
+// solve the bound-constrained QP
+//
+//	β = argmin_z ½ ‖p + Gλ + Dz‖²_{M⁻¹},   0 ≤ z ≤ diag(μ) λ.
+//
+// Coulomb couples normal and friction impulses (Newton restitution plus the
+// Coulomb friction interval in 2D) and solves them by projected block
+// Gauss–Seidel with exact per-contact solves; it stands in for SCISim's
+// sobogus_friction_solver.
+package friction

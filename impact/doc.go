@@ -1,0 +1,30 @@
+// Package impact holds the multi-impact operators of Smith et al. 2012
+// ("Reflections on Simultaneous Impact"), each a map from one instantaneous
+// problem (mech.Problem: M⁻¹, v⁻, G, restitution) to normal impulses λ ≥ 0
+// with v⁺ = v⁻ + M⁻¹Gλ.
+//
+//   - lcp (LCP, §3.1): the Signorini–Fischera condition with Newton
+//     restitution,
+//     0 ≤ λ ⊥ Gᵀv⁺ ≥ −c Gᵀv⁻                                  (3)
+//     solved exactly as the convex QP min ½‖Gy + (1+c)p‖²_{M⁻¹}, y ≥ 0 whose
+//     KKT conditions it is. At c = 0 this is Alg. 1 (inelastic impact), the
+//     unique maximally dissipative answer. Fails BRK at c = 1 (sticking).
+//   - gauss_seidel, jacobi (Pairwise, §3.2): isolated impacts (2) applied one
+//     contact at a time (Gauss–Seidel; breaks SYM) or all at once from the same
+//     velocity (Jacobi; breaks KIN), sweeping until nothing approaches. Below
+//     c = 7 − 4√3 they suffer inelastic collapse on a three-ball chain (§5,
+//     Fig. 4), so their sweep cap is an error, not a silent answer.
+//   - gr (GR, §4, Alg. 2): generalized reflections, exact LCP solves on the
+//     successive violator subsets 𝕍 = {k : ∇g_kᵀṽ < −v_tol} with ε = 1 + c.
+//     Satisfies BRK, SYM, KIN, MOM and ONE.
+//   - grr (GRR, §5): generalized restitution, v⁺ = (1−c)v⁺₀ + c v⁺₁ with v⁺₀
+//     from the inelastic LCP and v⁺₁ from GR at c = 1; free of inelastic
+//     collapse for every c.
+//
+// Inner QPs go to package qp: an exact dense active-set solver for small
+// problems and a sparse iterative one for large problems, chosen by size
+// ("auto") unless Config.Solver names one. An operator that reaches its
+// iteration cap returns *NotConvergedError (iterations and worst remaining
+// approach velocity); an inner solver that misses its tolerance returns its
+// own error, wrapped. No operator returns an infeasible velocity silently.
+package impact

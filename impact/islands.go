@@ -1,0 +1,86 @@
+package impact
+
+// islands splits the columns of a constraint matrix into connected
+// components of the contact graph (bodies are nodes, contacts are edges;
+// static geometry joins nothing). The impact QP is separable across
+// components, so solving them one by one gives the same answer as one big
+// solve, with smaller (and more often dense-exact) sub-problems.
+type islands struct {
+	parent []int // union–find over bodies
+	root   []int // per column: root body of its component
+	order  []int // columns grouped by component
+	start  []int // component c holds order[start[c]:start[c+1]]
+	rootID []int // body → component index (−1 if unassigned)
+	count  []int
+}
+
+func (s *islands) find(b int) int {
+	for s.parent[b] != b {
+		s.parent[b] = s.parent[s.parent[b]]
+		b = s.parent[b]
+	}
+	return b
+}
+
+// split groups columns 0..m−1, where column j touches bodies
+// bodies[2j], bodies[2j+1] (−1 for none), nb bodies in all. Columns keep
+// their relative order inside a component and components are ordered by
+// their first column, so the grouping is deterministic.
+func (s *islands) split(m, nb int, bodies []int) {
+	s.parent = growInt(s.parent, nb)
+	for b := range s.parent {
+		s.parent[b] = b
+	}
+	for j := 0; j < m; j++ {
+		a, b := bodies[2*j], bodies[2*j+1]
+		if a >= 0 && b >= 0 {
+			ra, rb := s.find(a), s.find(b)
+			if ra != rb {
+				if ra < rb {
+					s.parent[rb] = ra
+				} else {
+					s.parent[ra] = rb
+				}
+			}
+		}
+	}
+	s.rootID = growInt(s.rootID, nb)
+	for b := range s.rootID {
+		s.rootID[b] = -1
+	}
+	s.root = growInt(s.root, m)
+	s.count = s.count[:0]
+	for j := 0; j < m; j++ {
+		b := bodies[2*j]
+		if b < 0 {
+			b = bodies[2*j+1]
+		}
+		r := s.find(b)
+		if s.rootID[r] < 0 {
+			s.rootID[r] = len(s.count)
+			s.count = append(s.count, 0)
+		}
+		c := s.rootID[r]
+		s.root[j] = c
+		s.count[c]++
+	}
+	nc := len(s.count)
+	s.start = growInt(s.start, nc+1)
+	s.start[0] = 0
+	for c := 0; c < nc; c++ {
+		s.start[c+1] = s.start[c] + s.count[c]
+		s.count[c] = s.start[c]
+	}
+	s.order = growInt(s.order, m)
+	for j := 0; j < m; j++ {
+		c := s.root[j]
+		s.order[s.count[c]] = j
+		s.count[c]++
+	}
+}
+
+// n returns the number of components.
+func (s *islands) n() int { return len(s.start) - 1 }
+
+// cols returns the columns of component c.
+func (s *islands) cols(c int) []int { return s.order[s.start[c]:s.start[c+1]] }

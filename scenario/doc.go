@@ -1,0 +1,20 @@
+// Package scenario turns a scene description into something that runs: a
+// system, the contact law the scene (or the user) asks for, and a stepper.
+// It is the one place where SCISim's configuration vocabulary is mapped onto
+// impactsim's operators:
+//
+//   - <impact_operator type="gr|grr|lcp|gauss_seidel|jacobi"> → the operator
+//     of that name in package impact (GRR's nested elastic and inelastic
+//     operators are honoured); no friction.
+//   - <sobogus_friction_solver> and <staggered_projections_friction_solver>
+//     → friction.Coulomb, the coupled Coulomb law with Newton restitution,
+//     inside Alg. 4 (SCISim's "staggering" variants all map to Alg. 4's
+//     single pass; its penetration stabilization is not modelled).
+//   - SCISim's numerical back ends (ipopt, ql, apgd) name solvers of the same
+//     mathematical problem; all map to impactsim's exact qp "auto" solver
+//     (dense active set for small problems, MPRGP for large ones).
+//
+// Options override the scene: a different operator name (friction then
+// comes from maximal dissipation, Alg. 3, with the scene's μ), restitution,
+// friction coefficient, QP solver.
+package scenario

@@ -1,0 +1,153 @@
+package sim
+
+import (
+	"fmt"
+	"time"
+
+	"impactsim/friction"
+	"impactsim/impact"
+	"impactsim/mech"
+)
+
+// System is a mechanical system that builds impact problems.
+type System interface {
+	// NDof returns the number of generalized degrees of freedom.
+	NDof() int
+	// FreeFlight integrates the unconstrained motion from (q0, v0) over h
+	// into (q1, v1).
+	FreeFlight(q0, v0 []float64, h float64, q1, v1 []float64)
+	// BuildProblem fills p with the contacts active along the motion from q0
+	// to the prediction q1, with gradients evaluated at q0 and velocity v0.
+	BuildProblem(q0, q1, v0 []float64, p *mech.Problem)
+	// AfterStep applies end-of-step maps (e.g. periodic portals).
+	AfterStep(q, v []float64)
+}
+
+// ContactLaw resolves the normal impulses λ (len m) and friction impulses β
+// (len D.NCols()) of one problem.
+type ContactLaw interface {
+	Name() string
+	Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, error)
+}
+
+// Staggered applies an impact operator and then, if set, a friction
+// operator given the impact's λ — the single pass of Alg. 4 lines 3–6.
+type Staggered struct {
+	Impact   impact.Operator
+	Friction friction.Operator
+}
+
+// Name returns the impact operator's name, with "+friction" appended.
+func (s *Staggered) Name() string {
+	if s.Friction == nil {
+		return s.Impact.Name()
+	}
+	return s.Impact.Name() + "+" + s.Friction.Name()
+}
+
+// Solve runs the impact operator then the friction operator.
+func (s *Staggered) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, error) {
+	st, err := s.Impact.Resolve(p, lambda)
+	if err != nil {
+		return st, err
+	}
+	clear(beta[:p.D.NCols()])
+	if s.Friction == nil || p.D.NCols() == 0 {
+		return st, nil
+	}
+	fs, err := s.Friction.Resolve(p, lambda, beta)
+	st.Add(fs)
+	return st, err
+}
+
+// StepStats describes the last step.
+type StepStats struct {
+	Contacts    int
+	Law         mech.Stats
+	Integration time.Duration // both free-flight passes
+	Detection   time.Duration // broad + narrow phase and problem assembly
+	Impact      time.Duration // contact law and impulse application
+}
+
+// Stepper advances a System with Alg. 4. Q and V hold the current state;
+// they change only when a step succeeds, so after an error they are the last
+// good state.
+type Stepper struct {
+	Sys  System
+	Law  ContactLaw
+	H    float64
+	Q, V []float64
+	T    float64
+	N    int // steps taken
+
+	Last    StepStats
+	Problem mech.Problem // the last step's problem (valid until the next step)
+	Lambda  []float64    // the last step's normal impulses
+	Beta    []float64    // the last step's friction impulses
+
+	qt, vt, vp, qn, vn, scr []float64
+}
+
+// NewStepper returns a stepper at time zero for state (q, v), which it copies.
+func NewStepper(sys System, law ContactLaw, h float64, q, v []float64) (*Stepper, error) {
+	if !(h > 0) {
+		return nil, fmt.Errorf("sim: time step h = %v, want h > 0", h)
+	}
+	n := sys.NDof()
+	if len(q) != n || len(v) != n {
+		return nil, fmt.Errorf("sim: state has %d positions and %d velocities, want %d", len(q), len(v), n)
+	}
+	s := &Stepper{Sys: sys, Law: law, H: h,
+		Q: append([]float64(nil), q...), V: append([]float64(nil), v...)}
+	s.qt = make([]float64, n)
+	s.vt = make([]float64, n)
+	s.vp = make([]float64, n)
+	s.qn = make([]float64, n)
+	s.vn = make([]float64, n)
+	s.scr = make([]float64, n)
+	return s, nil
+}
+
+func growF(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n)
+	}
+	return s[:n]
+}
+
+// Step advances one time step. On error the state is unchanged and the
+// error names the step, the time and the law's diagnostics.
+func (s *Stepper) Step() error {
+	h := s.H
+	t0 := time.Now()
+	s.Sys.FreeFlight(s.Q, s.V, h, s.qt, s.vt)
+	t1 := time.Now()
+	s.Sys.BuildProblem(s.Q, s.qt, s.V, &s.Problem)
+	t2 := time.Now()
+	p := &s.Problem
+	m := p.NContacts()
+	s.Last = StepStats{Contacts: m, Integration: t1.Sub(t0), Detection: t2.Sub(t1)}
+	if m == 0 {
+		copy(s.qn, s.qt)
+		copy(s.vn, s.vt)
+	} else {
+		s.Lambda = growF(s.Lambda, m)
+		s.Beta = growF(s.Beta, p.D.NCols())
+		st, err := s.Law.Solve(p, s.Lambda, s.Beta)
+		s.Last.Law = st
+		if err != nil {
+			return fmt.Errorf("sim: step %d (t = %.10g → %.10g), %d contacts, law %s: %w", s.N+1, s.T, s.T+h, m, s.Law.Name(), err)
+		}
+		p.ApplyImpulses(s.vp, s.V, s.Lambda, s.Beta, s.scr)
+		t3 := time.Now()
+		s.Last.Impact = t3.Sub(t2)
+		s.Sys.FreeFlight(s.Q, s.vp, h, s.qn, s.vn)
+		s.Last.Integration += time.Since(t3)
+	}
+	s.Sys.AfterStep(s.qn, s.vn)
+	s.Q, s.qn = s.qn, s.Q
+	s.V, s.vn = s.vn, s.V
+	s.N++
+	s.T = float64(s.N) * h
+	return nil
+}
