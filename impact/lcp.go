@@ -38,7 +38,7 @@ func (s *lcpSolve) solve(g *mech.Cols, minv *mech.BlockDiag, bodies []int, u, ep
 		if len(cols) == 1 {
 			// One contact: the LCP is scalar, y = max(0, −εu/A).
 			j := cols[0]
-			a := diagOf(g, j, minv)
+			a := mech.ColMInvNorm(g, j, minv)
 			y[j] = 0
 			if bj := eps[j] * u[j]; bj < 0 && a > 0 {
 				y[j] = -bj / a
@@ -69,17 +69,6 @@ func (s *lcpSolve) solve(g *mech.Cols, minv *mech.BlockDiag, bodies []int, u, ep
 		}
 	}
 	return res, nil
-}
-
-// diagOf returns gⱼᵀ M⁻¹ gⱼ.
-func diagOf(g *mech.Cols, j int, minv *mech.BlockDiag) float64 {
-	var sum float64
-	for a := g.Ptr[j]; a < g.Ptr[j+1]; a++ {
-		for b := g.Ptr[j]; b < g.Ptr[j+1]; b++ {
-			sum += g.Val[a] * minv.At(g.Row[a], g.Row[b]) * g.Val[b]
-		}
-	}
-	return sum
 }
 
 // LCP is the Signorini–Fischera impact model (eq. 3) with Newton

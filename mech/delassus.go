@@ -88,20 +88,7 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 		d.adjPtr[i] = 0
 	}
 	for j := 0; j < m; j++ {
-		b0, b1 := -1, -1
-		for k := g.Ptr[j]; k < g.Ptr[j+1]; k++ {
-			b := d.rowBlock[g.Row[k]]
-			if b == b0 || b == b1 {
-				continue
-			}
-			if b0 < 0 {
-				b0 = b
-			} else if b1 < 0 {
-				b1 = b
-			} else {
-				panic("mech: constraint column touches more than two bodies")
-			}
-		}
+		b0, b1 := g.colBlocks(j, func(row int) int { return d.rowBlock[row] })
 		d.colBlk[2*j], d.colBlk[2*j+1] = b0, b1
 		if b0 >= 0 {
 			d.adjPtr[b0+1]++

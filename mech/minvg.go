@@ -7,20 +7,7 @@ package mech
 func MulMInvCols(dst *Cols, c *Cols, minv *BlockDiag) {
 	dst.Reset(c.NRows)
 	for j := 0; j < c.NCols(); j++ {
-		b0, b1 := -1, -1
-		for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
-			b := minv.BlockOf(c.Row[k])
-			if b == b0 || b == b1 {
-				continue
-			}
-			if b0 < 0 {
-				b0 = b
-			} else if b1 < 0 {
-				b1 = b
-			} else {
-				panic("mech: constraint column touches more than two bodies")
-			}
-		}
+		b0, b1 := c.colBlocks(j, minv.BlockOf)
 		if b1 >= 0 && b1 < b0 {
 			b0, b1 = b1, b0
 		}
@@ -66,4 +53,38 @@ func (s *Stats) Add(o Stats) {
 	if o.Residual > s.Residual {
 		s.Residual = o.Residual
 	}
+}
+
+// colBlocks returns the (at most two) distinct blocks that column j touches,
+// in order of first appearance, −1 for none; blockOf maps a row to its block.
+// A column touching three or more blocks is a programming error.
+func (c *Cols) colBlocks(j int, blockOf func(row int) int) (b0, b1 int) {
+	b0, b1 = -1, -1
+	for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
+		b := blockOf(c.Row[k])
+		if b == b0 || b == b1 {
+			continue
+		}
+		if b0 < 0 {
+			b0 = b
+		} else if b1 < 0 {
+			b1 = b
+		} else {
+			panic("mech: constraint column touches more than two bodies")
+		}
+	}
+	return b0, b1
+}
+
+// ColMInvNorm returns cⱼᵀ M⁻¹ cⱼ for column j of c: for a constraint
+// gradient, the effective inverse mass of its contact (the diagonal of the
+// Delassus matrix). It visits only the column's nonzeros.
+func ColMInvNorm(c *Cols, j int, minv *BlockDiag) float64 {
+	var sum float64
+	for a := c.Ptr[j]; a < c.Ptr[j+1]; a++ {
+		for b := c.Ptr[j]; b < c.Ptr[j+1]; b++ {
+			sum += c.Val[a] * minv.At(c.Row[a], c.Row[b]) * c.Val[b]
+		}
+	}
+	return sum
 }

@@ -138,15 +138,5 @@ func (p *Problem) ApplyImpulses(dst, v, lambda, beta, scratch []float64) {
 }
 
 // DelassusDiag returns gⱼᵀ M⁻¹ gⱼ, the effective inverse mass of contact j
-// (the diagonal of A = Gᵀ M⁻¹ G). It visits only the column's nonzeros.
-func (p *Problem) DelassusDiag(j int) float64 {
-	var sum float64
-	c := &p.G
-	for a := c.Ptr[j]; a < c.Ptr[j+1]; a++ {
-		ra := c.Row[a]
-		for b := c.Ptr[j]; b < c.Ptr[j+1]; b++ {
-			sum += c.Val[a] * p.MInv.At(ra, c.Row[b]) * c.Val[b]
-		}
-	}
-	return sum
-}
+// (the diagonal of A = Gᵀ M⁻¹ G).
+func (p *Problem) DelassusDiag(j int) float64 { return ColMInvNorm(&p.G, j, &p.MInv) }

@@ -99,3 +99,29 @@ func TestBenchDrum(t *testing.T) {
 		t.Errorf("unexpected bench output:\n%s", out)
 	}
 }
+
+// TestRuntimeFailure: an operator that hits its cap stops the run with the
+// step and time in the message, exit status 1, and the last good state saved.
+func TestRuntimeFailure(t *testing.T) {
+	dir := t.TempDir()
+	// Pairwise Gauss–Seidel on the inelastic cradle needs ~30 sweeps to get
+	// below v_tol (each halves the approach speed); allow 5.
+	code, out, errs := runCLI(t, "run", "builtin:newtons_cradle", "--operator", "gauss_seidel", "--cor", "0",
+		"--max-iter", "5", "--end", "2", "--out", dir, "--quiet")
+	if code != 1 {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out, errs)
+	}
+	for _, want := range []string{"step ", "t = ", "gauss_seidel", "5 iterations", "last good state saved"} {
+		if !strings.Contains(errs, want) {
+			t.Errorf("message lacks %q: %s", want, errs)
+		}
+	}
+	sum, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil || !strings.Contains(string(sum), `"error"`) {
+		t.Errorf("summary.json lacks the error: %v %s", err, sum)
+	}
+	tr, err := os.ReadFile(filepath.Join(dir, "trajectory.csv"))
+	if err != nil || strings.Count(string(tr), "\n") < 4 {
+		t.Errorf("trajectory.csv lacks the saved state: %v", err)
+	}
+}

@@ -37,6 +37,7 @@ func parseRun(args []string) (*runConfig, error) {
 	fs.IntVar(&c.frames, "frames", 500, "number of trajectory frames to save")
 	fs.BoolVar(&c.vtk, "vtk", false, "also write VTK (.vtp + .pvd) for ParaView")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
+	fs.IntVar(&c.opts.MaxIter, "max-iter", 0, "operator iteration cap (default 100000)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return nil, err
@@ -48,6 +49,9 @@ func parseRun(args []string) (*runConfig, error) {
 	c.opts.CoR, c.opts.Mu = cor.v, mu.v
 	if c.end < 0 || math.IsNaN(c.end) || math.IsInf(c.end, 0) {
 		return nil, badInput("run: --end: expected a finite time ≥ 0, got %v", c.end)
+	}
+	if c.opts.MaxIter < 0 {
+		return nil, badInput("run: --max-iter: expected a positive cap, got %d", c.opts.MaxIter)
 	}
 	if c.frames < 1 {
 		return nil, badInput("run: --frames: expected at least 1, got %d", c.frames)
