@@ -17,14 +17,17 @@ type Delassus struct {
 	diag []float64
 
 	// workspace
-	rowBlock []int // block of each degree of freedom
-	adjPtr   []int // block → columns touching it (CSR)
-	adjCol   []int // …
-	colBlk   []int // per column: up to two touched blocks (-1 if none)
+	blkStamp []int // per block of M⁻¹: stamp of the call that last saw it
+	blkLocal []int // per block of M⁻¹: its local id in that call
+	stamp    int
+	blocks   []int // local id → block of M⁻¹
+	adjPtr   []int // local block → columns touching it (CSR)
+	adjCol   []int
+	colBlk   []int // per column: up to two touched local blocks (−1 if none)
 	mark     []int // scatter marker per column
 	acc      []float64
 	touched  []int
-	u        []float64 // M⁻¹ gⱼ restricted to the column's rows, aligned with G's entries
+	u        []float64 // M⁻¹ gᵢ scattered over all dofs; zero between rows
 }
 
 // Dim returns the number of columns m (A is m×m).
@@ -66,64 +69,74 @@ func grow[T any](s []T, n int) []T {
 
 // Assemble computes A = Gᵀ M⁻¹ G for the columns of g. The rows of every
 // column of g must lie in at most two diagonal blocks of minv (true for all
-// contact constraints between two bodies).
+// contact constraints between two bodies). The cost is proportional to the
+// size of g (its columns, nonzeros and touched blocks), not to the size of
+// minv, so an island of a large system costs what the island costs.
 func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 	m := g.NCols()
 	n := minv.N()
 	nb := minv.NumBlocks()
 	d.n = m
 
-	// Block of each degree of freedom.
-	d.rowBlock = grow(d.rowBlock, n)
-	for b := 0; b < nb; b++ {
-		for i := minv.Start[b]; i < minv.Start[b+1]; i++ {
-			d.rowBlock[i] = b
-		}
+	// Local ids for the blocks g touches, stamped so the per-block arrays
+	// need no clearing between calls.
+	if len(d.blkStamp) < nb {
+		d.blkStamp = make([]int, nb)
+		d.blkLocal = make([]int, nb)
+		d.stamp = 0
 	}
-
-	// Touched blocks per column.
+	d.stamp++
+	local := func(b int) int {
+		if b < 0 {
+			return -1
+		}
+		if d.blkStamp[b] != d.stamp {
+			d.blkStamp[b] = d.stamp
+			d.blkLocal[b] = len(d.blocks)
+			d.blocks = append(d.blocks, b)
+		}
+		return d.blkLocal[b]
+	}
+	d.blocks = d.blocks[:0]
 	d.colBlk = grow(d.colBlk, 2*m)
-	d.adjPtr = grow(d.adjPtr, nb+1)
-	for i := range d.adjPtr {
-		d.adjPtr[i] = 0
-	}
 	for j := 0; j < m; j++ {
-		b0, b1 := g.colBlocks(j, func(row int) int { return d.rowBlock[row] })
-		d.colBlk[2*j], d.colBlk[2*j+1] = b0, b1
-		if b0 >= 0 {
-			d.adjPtr[b0+1]++
-		}
-		if b1 >= 0 {
-			d.adjPtr[b1+1]++
+		b0, b1 := g.colBlocks(j, minv.BlockOf)
+		d.colBlk[2*j], d.colBlk[2*j+1] = local(b0), local(b1)
+	}
+	nl := len(d.blocks)
+
+	// Local block → columns touching it (CSR).
+	d.adjPtr = grow(d.adjPtr, nl+1)
+	clear(d.adjPtr)
+	for _, l := range d.colBlk {
+		if l >= 0 {
+			d.adjPtr[l+1]++
 		}
 	}
-	for b := 0; b < nb; b++ {
-		d.adjPtr[b+1] += d.adjPtr[b]
+	for l := 0; l < nl; l++ {
+		d.adjPtr[l+1] += d.adjPtr[l]
 	}
-	d.adjCol = grow(d.adjCol, d.adjPtr[nb])
-	fill := d.touched[:0]
-	fill = append(fill, d.adjPtr[:nb]...)
+	d.adjCol = grow(d.adjCol, d.adjPtr[nl])
+	fill := append(d.touched[:0], d.adjPtr[:nl]...)
 	for j := 0; j < m; j++ {
 		for s := 0; s < 2; s++ {
-			if b := d.colBlk[2*j+s]; b >= 0 {
-				d.adjCol[fill[b]] = j
-				fill[b]++
+			if l := d.colBlk[2*j+s]; l >= 0 {
+				d.adjCol[fill[l]] = j
+				fill[l]++
 			}
 		}
 	}
 	d.touched = fill[:0]
 
-	// u = M⁻¹ g restricted to each column's rows. Because M⁻¹ is block
-	// diagonal, (M⁻¹ gⱼ) is nonzero only in the blocks gⱼ touches; we store it
-	// densely per touched block in a scratch indexed by the dof.
 	d.acc = grow(d.acc, m)
 	d.mark = grow(d.mark, m)
 	for i := range d.mark {
 		d.mark[i] = -1
 	}
-	d.u = grow(d.u, n)
-	for i := range d.u {
-		d.u[i] = 0
+	// d.u is a dense scatter vector over all degrees of freedom that is zero
+	// between calls: each row below clears the blocks it wrote.
+	if len(d.u) < n {
+		d.u = make([]float64, n)
 	}
 
 	d.Ptr = grow(d.Ptr, m+1)
@@ -135,10 +148,11 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 	for i := 0; i < m; i++ {
 		// u = M⁻¹ gᵢ on the blocks of column i (scattered into d.u).
 		for s := 0; s < 2; s++ {
-			b := d.colBlk[2*i+s]
-			if b < 0 {
+			l := d.colBlk[2*i+s]
+			if l < 0 {
 				continue
 			}
+			b := d.blocks[l]
 			st, en := minv.Start[b], minv.Start[b+1]
 			k := en - st
 			blk := minv.Data[minv.Off[b]:minv.Off[b+1]]
@@ -156,11 +170,11 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 		// Row i: A_ij = gⱼᵀ u for every column j sharing a block with i.
 		d.touched = d.touched[:0]
 		for s := 0; s < 2; s++ {
-			b := d.colBlk[2*i+s]
-			if b < 0 {
+			l := d.colBlk[2*i+s]
+			if l < 0 {
 				continue
 			}
-			for a := d.adjPtr[b]; a < d.adjPtr[b+1]; a++ {
+			for a := d.adjPtr[l]; a < d.adjPtr[l+1]; a++ {
 				j := d.adjCol[a]
 				if d.mark[j] != i {
 					d.mark[j] = i
@@ -193,10 +207,9 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 		d.Ptr[i+1] = len(d.Col)
 		// Clear u on the blocks of column i.
 		for s := 0; s < 2; s++ {
-			if b := d.colBlk[2*i+s]; b >= 0 {
-				for r := minv.Start[b]; r < minv.Start[b+1]; r++ {
-					d.u[r] = 0
-				}
+			if l := d.colBlk[2*i+s]; l >= 0 {
+				b := d.blocks[l]
+				clear(d.u[minv.Start[b]:minv.Start[b+1]])
 			}
 		}
 	}

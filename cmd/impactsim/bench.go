@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"strconv"
 	"strings"
 	"time"
@@ -52,6 +53,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	op := fs.String("operator", "gr", "impact operator")
 	solver := fs.String("solver", "", "QP solver (auto, dense, sparse)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
+	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	pos, err := parse(fs, args[1:])
 	if err != nil {
 		return err
@@ -76,6 +78,17 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	prog := output.NewProgress(stderr, float64(*steps), "bench "+sc.Source)
 	if *quiet {
 		prog = output.NewProgress(io.Discard, float64(*steps), "")
+	}
+	if *cpuprofile != "" {
+		f, err := os.Create(*cpuprofile)
+		if err != nil {
+			return usageError{err}
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
 	}
 	start := time.Now()
 	for i := 0; i < *steps; i++ {
