@@ -43,6 +43,12 @@ func cmdDemo(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
+		info, err := output.Render2D(traj, s2, output.RenderOptions{Dir: filepath.Join(dir, "render"), Width: 480, Height: 360, FPS: 10,
+			Title: op, Outputs: output.OutputGIF})
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "render     %s\n", info.GIF)
 		panels = append(panels, output.Panel{Title: op, Traj: traj, Scene: s2})
 	}
 	info, err := output.RenderPanels(panels, output.RenderOptions{Dir: filepath.Join(*out, "render"), Width: 480, Height: 360, FPS: 10,
