@@ -7,4 +7,7 @@ require (
 	golang.org/x/image v0.25.0
 )
 
-require github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+require (
+	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+	gonum.org/v1/gonum v0.17.0 // indirect
+)

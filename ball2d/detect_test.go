@@ -304,7 +304,14 @@ func checkProblem(t *testing.T, s *System, p *mech.Problem) {
 		if math.Abs(gg-bodies) > 1e-14 || math.Abs(dd-bodies) > 1e-14 || math.Abs(gd) > 1e-15 {
 			t.Fatalf("contact %d: |g|²=%v |d|²=%v g·d=%v", k, gg, dd, gd)
 		}
-		if p.Bodies[2*k] != c.I || p.Bodies[2*k+1] != c.J || p.DContact[k] != k {
+		wantI, wantJ := c.I, c.J
+		if s.Fixed[wantI] {
+			wantI = -1
+		}
+		if wantJ >= 0 && s.Fixed[wantJ] {
+			wantJ = -1
+		}
+		if p.Bodies[2*k] != wantI || p.Bodies[2*k+1] != wantJ || p.DContact[k] != k {
 			t.Fatalf("contact %d: bodies %v, DContact %d", k, p.Bodies[2*k:2*k+2], p.DContact[k])
 		}
 	}

@@ -14,7 +14,8 @@ import "impactsim/mech"
 //     −(x − c)/|x − c| for a drum;
 //   - one column of D per contact, the unit tangent t = (−n_y, n_x) with the
 //     same sign pattern, DContact[k] = k;
-//   - CoR and Mu from the system; Bodies (I, J) or (I, −1).
+//   - CoR and Mu from the system; Bodies (I, J), with −1 for static geometry
+//     and for fixed balls (they join no island).
 //
 // Contacts come in a deterministic order: ordinary ball pairs sorted by
 // (I, J), teleported pairs sorted by (I, J), drums, then planes. Contacts
@@ -57,7 +58,15 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 		p.DContact = append(p.DContact, k)
 		p.CoR = append(p.CoR, s.CoR)
 		p.Mu = append(p.Mu, s.Mu)
-		p.Bodies = append(p.Bodies, c.I, c.J)
+		// A fixed ball is static geometry: it joins no island.
+		bi, bj := c.I, c.J
+		if s.Fixed[bi] {
+			bi = -1
+		}
+		if bj >= 0 && s.Fixed[bj] {
+			bj = -1
+		}
+		p.Bodies = append(p.Bodies, bi, bj)
 	}
 }
 

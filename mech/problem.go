@@ -26,9 +26,9 @@ type Problem struct {
 	// is the contact of column k. D may be empty (no friction).
 	D        Cols
 	DContact []int
-	// Bodies[2i], Bodies[2i+1] are the blocks touched by contact i; the second
-	// is -1 for contacts against static geometry. Operators use it to build
-	// contact graphs (islands, pairwise sweeps) without inspecting G.
+	// Bodies[2i], Bodies[2i+1] are the blocks touched by contact i, −1 for
+	// static geometry and fixed bodies (either position may be −1, not both).
+	// Operators use it to build contact graphs (islands) without inspecting G.
 	Bodies []int
 }
 
