@@ -23,6 +23,14 @@ type System interface {
 	AfterStep(q, v []float64)
 }
 
+// PositionSizer is implemented by systems whose position vector q is not
+// the same length as the velocity v, e.g. rigid bodies whose orientation is
+// a unit quaternion (7 coordinates per body, 6 velocity dofs). The stepper
+// then sizes q as NQ() and v as NDof(); otherwise len(q) = len(v) = NDof().
+type PositionSizer interface {
+	NQ() int
+}
+
 // ContactLaw resolves the normal impulses λ (len m) and friction impulses β
 // (len D.NCols()) of one problem.
 type ContactLaw interface {
@@ -94,15 +102,19 @@ func NewStepper(sys System, law ContactLaw, h float64, q, v []float64) (*Stepper
 		return nil, fmt.Errorf("sim: time step h = %v, want h > 0", h)
 	}
 	n := sys.NDof()
-	if len(q) != n || len(v) != n {
-		return nil, fmt.Errorf("sim: state has %d positions and %d velocities, want %d", len(q), len(v), n)
+	nq := n
+	if ps, ok := sys.(PositionSizer); ok {
+		nq = ps.NQ()
+	}
+	if len(q) != nq || len(v) != n {
+		return nil, fmt.Errorf("sim: state has %d positions and %d velocities, want %d and %d", len(q), len(v), nq, n)
 	}
 	s := &Stepper{Sys: sys, Law: law, H: h,
 		Q: append([]float64(nil), q...), V: append([]float64(nil), v...)}
-	s.qt = make([]float64, n)
+	s.qt = make([]float64, nq)
 	s.vt = make([]float64, n)
 	s.vp = make([]float64, n)
-	s.qn = make([]float64, n)
+	s.qn = make([]float64, nq)
 	s.vn = make([]float64, n)
 	s.scr = make([]float64, n)
 	return s, nil
