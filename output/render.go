@@ -554,6 +554,19 @@ func drawPanel(dc *gg.Context, v *view, pn Panel, f *Frame, opts RenderOptions, 
 			dc.Stroke()
 		}
 	}
+	// Portals: dashed lines (periodic boundaries, not walls).
+	for _, p := range sc.Portals {
+		if a, b, ok := lineInRect(rect, p); ok {
+			ax, ay := v.px(a[0], a[1])
+			bx, by := v.px(b[0], b[1])
+			dc.SetColor(colWallEdge)
+			dc.SetLineWidth(lw)
+			dc.SetDash(6*lw, 4*lw)
+			dc.DrawLine(ax, ay, bx, by)
+			dc.Stroke()
+			dc.SetDash()
+		}
+	}
 	// Drums: outside shaded (even-odd fill of view rectangle and circle), rim.
 	for _, d := range sc.Drums {
 		cx, cy := v.px(d.Centre[0], d.Centre[1])

@@ -51,14 +51,17 @@ type Camera2D struct {
 // Per-ball slices have length NumBalls and are indexed like the ball column
 // of trajectory.csv.
 type Scene2D struct {
-	Format      string    `json:"format"`  // always Scene2DFormat
-	Version     int       `json:"version"` // Scene2DVersion
-	NumBalls    int       `json:"num_balls"`
-	Radii       []float64 `json:"radii"`
-	Masses      []float64 `json:"masses"` // fixed balls: any value, conventionally 0
-	Fixed       []bool    `json:"fixed"`
-	Planes      []Plane2D `json:"planes"`
-	Drums       []Drum2D  `json:"drums"`
+	Format   string    `json:"format"`  // always Scene2DFormat
+	Version  int       `json:"version"` // Scene2DVersion
+	NumBalls int       `json:"num_balls"`
+	Radii    []float64 `json:"radii"`
+	Masses   []float64 `json:"masses"` // fixed balls: any value, conventionally 0
+	Fixed    []bool    `json:"fixed"`
+	Planes   []Plane2D `json:"planes"`
+	Drums    []Drum2D  `json:"drums"`
+	// Portals are periodic boundaries: a ball leaving through one plane
+	// re-enters through the other. Drawn as dashed lines; optional.
+	Portals     []Plane2D `json:"portals,omitempty"`
 	Camera      *Camera2D `json:"camera,omitempty"`
 	Dt          float64   `json:"dt"`
 	Operator    string    `json:"operator"`
@@ -100,6 +103,11 @@ func (s *Scene2D) Validate() error {
 		}
 		if p.Normal[0] == 0 && p.Normal[1] == 0 {
 			return fmt.Errorf("output: scene: plane %d has a zero normal", i)
+		}
+	}
+	for i, p := range s.Portals {
+		if !finite(p.Point[0], p.Point[1], p.Normal[0], p.Normal[1]) || (p.Normal[0] == 0 && p.Normal[1] == 0) {
+			return fmt.Errorf("output: scene: portal plane %d is not finite or has a zero normal", i)
 		}
 	}
 	for i, d := range s.Drums {

@@ -131,6 +131,9 @@ func simulate(sc *scene.Ball2DScene, c *runConfig, stderr io.Writer) (*runResult
 	for _, d := range sys.Drums {
 		s2.Drums = append(s2.Drums, output.Drum2D{Centre: d.C, Radius: d.R})
 	}
+	for _, po := range sys.Portals {
+		s2.Portals = append(s2.Portals, output.Plane2D{Point: po.A.P, Normal: po.A.N}, output.Plane2D{Point: po.B.P, Normal: po.B.N})
+	}
 	if cam := sc.Camera; cam != nil && cam.ScaleFactor > 0 {
 		s2.Camera = &output.Camera2D{CX: cam.CX, CY: cam.CY, Scale: 2 * cam.ScaleFactor}
 	}
