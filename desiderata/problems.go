@@ -83,3 +83,35 @@ func Bernoulli(cor float64) *mech.Problem {
 	}
 	return Balls2D(balls, cor, 0)
 }
+
+// ThreeBallChain returns the three-ball chain of Zhang et al. §5.1 (Fig. 2):
+// unit balls A, B, C of radius 0.5 touching in a line along x, B at rest,
+// A moving right at va and C moving left at v0, restitution cor.
+func ThreeBallChain(va, v0, cor float64) *mech.Problem {
+	balls := []Ball{
+		{X: 0, VX: va, M: 1, R: 0.5},
+		{X: 1, M: 1, R: 0.5},
+		{X: 2, VX: -v0, M: 1, R: 0.5},
+	}
+	return Balls2D(balls, cor, 0)
+}
+
+// DisturbedCradle returns Newton's cradle of Zhang et al. Fig. 12: n unit
+// balls (r = 0.5) touching in a line, the first moving at v0 towards the
+// rest, with a random disturbance of size eps·v0 added to every relative
+// velocity: ball i ≥ 1 gets vᵢ = eps·v0·Σ_{j≤i} ξⱼ with ξⱼ uniform in
+// [−1, 1) from rng, so the relative velocity of contact (i−1, i) changes by
+// eps·v0·ξᵢ. The ideal outcome is (0, …, 0, v0).
+func DisturbedCradle(n int, v0, eps float64, rng interface{ Float64() float64 }) *mech.Problem {
+	balls := make([]Ball, n)
+	acc := 0.0
+	for i := range balls {
+		balls[i] = Ball{X: float64(i), M: 1, R: 0.5}
+		if i > 0 {
+			acc += eps * v0 * (2*rng.Float64() - 1)
+			balls[i].VX = acc
+		}
+	}
+	balls[0].VX = v0
+	return Balls2D(balls, 1, 0)
+}

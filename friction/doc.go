@@ -12,4 +12,10 @@
 // Coulomb friction interval in 2D) and solves them by projected block
 // Gauss–Seidel with exact per-contact solves; it stands in for SCISim's
 // sobogus_friction_solver.
+//
+// BoxedLCP (eqs. 20–21 of Zhang et al.) wraps any normal impact operator:
+// normal impulses with the operator's restitution targets and friction
+// impulses in a friction pyramid, alternating projected Gauss–Seidel sweeps
+// of the two problems until both converge. It changes λ as well as β, so
+// it is a sim.ContactLaw (Name, Solve), used in place of sim.Staggered.
 package friction

@@ -21,6 +21,18 @@
 //     from the inelastic LCP and v⁺₁ from GR at c = 1; free of inelastic
 //     collapse for every c.
 //
+// From Zhang et al., "Quadratic Contact Energy Model for Multi-impact
+// Simulation" (see qce.go and qcelcp.go for the mathematics):
+//
+//   - qce (QCE, Alg. 1): every approaching contact's impulse grows along a
+//     common parameter s at the rate of its approach speed (the ratio vector
+//     F), each contact's energy is a piecewise quadratic in s and the contact
+//     leaves when it returns to zero; a min-heap orders the terminations and
+//     sweeps repeat until nothing approaches. Elastic (ignores c); conserves
+//     energy exactly (KIN), BRK, SYM, MOM, ONE.
+//   - qce_lcp (eq. 19): the LCP 0 ≤ λ ⊥ Aλ + Gᵀv⁻ ≥ c Gᵀv_c⁺ whose target
+//     is QCE's elastic answer v_c⁺: the inelastic LCP at c = 0, QCE at c = 1.
+//
 // Inner QPs go to package qp: an exact dense active-set solver for small
 // problems and a sparse iterative one for large problems, chosen by size
 // ("auto") unless Config.Solver names one. An operator that reaches its

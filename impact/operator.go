@@ -40,7 +40,7 @@ type Config struct {
 	// Name is one of Names().
 	Name string
 	// VTol is the approach tolerance of the propagation operators (GR,
-	// Gauss–Seidel, Jacobi): a contact with ∇gᵢᵀv < −VTol is a violator.
+	// Gauss–Seidel, Jacobi, QCE): a contact with ∇gᵢᵀv < −VTol is a violator.
 	// Zero means DefaultVTol.
 	VTol float64
 	// MaxIter caps outer iterations; zero means DefaultMaxIter.
@@ -59,7 +59,7 @@ const (
 )
 
 // names lists the operator names New accepts, sorted.
-var names = []string{"gauss_seidel", "gr", "grr", "jacobi", "lcp"}
+var names = []string{"gauss_seidel", "gr", "grr", "jacobi", "lcp", "qce", "qce_lcp"}
 
 // Names lists the operator names New accepts.
 func Names() []string { return append([]string(nil), names...) }
@@ -77,6 +77,10 @@ func New(c Config) (Operator, error) {
 		return newPairwise(c, false), nil
 	case "jacobi":
 		return newPairwise(c, true), nil
+	case "qce":
+		return newQCE(c), nil
+	case "qce_lcp":
+		return newQCELCP(c)
 	}
 	return nil, fmt.Errorf("impact: unknown operator %q (valid: %s)", c.Name, strings.Join(names, ", "))
 }

@@ -12,7 +12,7 @@ func cmdDesiderata(args []string, stdout, _ io.Writer) error {
 		return badInput("desiderata takes no arguments")
 	}
 	var rows []desiderata.Row
-	for _, name := range []string{"gr", "grr", "lcp", "gauss_seidel", "jacobi"} {
+	for _, name := range []string{"gr", "grr", "lcp", "gauss_seidel", "jacobi", "qce", "qce_lcp"} {
 		op, err := impact.New(impact.Config{Name: name})
 		if err != nil {
 			return err

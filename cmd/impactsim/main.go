@@ -35,8 +35,13 @@ usage:
   impactsim bench drum [--n N] [--mode drop|gas] [--steps S] [--operator NAME]
   impactsim scenes
       list the built-in scenes
+  impactsim chain [--vc V] [--va LO:HI:STEP] [--operators qce,gr,lcp,hertz] [--out DIR]
+      three-ball chain post-impact velocities vs v_a (Zhang et al. Fig. 4): CSV + PNG
+  impactsim cradle-disturb [--eps LO:HI] [--per-decade K] [--n N] [--samples S]
+                      [--operators qce,gr] [--seed S] [--out DIR]
+      spread of Newton's cradle outcomes vs disturbance size (Fig. 12): CSV + PNG
 
-operators: gr, grr, lcp, gauss_seidel, jacobi
+operators: gr, grr, lcp, gauss_seidel, jacobi, qce, qce_lcp
 `
 
 func main() {
@@ -62,6 +67,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdBench(args[1:], stdout, stderr)
 	case "scenes":
 		err = cmdScenes(args[1:], stdout, stderr)
+	case "chain":
+		err = cmdChain(args[1:], stdout, stderr)
+	case "cradle-disturb":
+		err = cmdCradleDisturb(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -83,7 +83,8 @@ func TestDesiderataCommand(t *testing.T) {
 		t.Fatal(errs)
 	}
 	// Table 1: LCP fails BRK, Gauss–Seidel SYM, Jacobi KIN; GR holds all.
-	for _, want := range []string{"| gr | • 2 |", "| lcp | ✗", "| gauss_seidel | • 2 | ✗", "| jacobi | • 2 | • 0 | ✗"} {
+	for _, want := range []string{"| gr | • 2 |", "| lcp | ✗", "| gauss_seidel | • 2 | ✗", "| jacobi | • 2 | • 0 | ✗",
+		"| qce | • 2 | • 0 | • 0 | • 0 | • 0 | ✗ 0.215 |", "| qce_lcp | • 2 |", "WAV deviation from Hertz"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
@@ -123,5 +124,77 @@ func TestRuntimeFailure(t *testing.T) {
 	tr, err := os.ReadFile(filepath.Join(dir, "trajectory.csv"))
 	if err != nil || strings.Count(string(tr), "\n") < 4 {
 		t.Errorf("trajectory.csv lacks the saved state: %v", err)
+	}
+}
+
+func TestChainCommand(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runCLI(t, "chain", "--vc", "1", "--va", "0:1:0.25", "--operators", "qce,gr,lcp,hertz", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, f := range []string{"chain.csv", "chain_va.png", "chain_vb.png", "chain_vc.png"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	csv, err := os.ReadFile(filepath.Join(dir, "chain.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
+	if len(lines) != 6 || !strings.HasPrefix(lines[0], "va_minus,qce_va,qce_vb,qce_vc,gr_va") {
+		t.Errorf("unexpected CSV:\n%s", csv)
+	}
+	// v_a = 0 with qce: Newton's cradle (−1, 0, 0).
+	if !strings.HasPrefix(lines[1], "0,-1,0,0,") {
+		t.Errorf("first row %q, want qce's cradle answer", lines[1])
+	}
+	if !strings.Contains(out, "| qce |") || !strings.Contains(out, "| hertz | 0 |") {
+		t.Errorf("unexpected summary:\n%s", out)
+	}
+	for _, bad := range [][]string{
+		{"chain", "--va", "1:0:0.1"},
+		{"chain", "--va", "0:1:0"},
+		{"chain", "--va", "x"},
+		{"chain", "--vc", "-1"},
+		{"chain", "--operators", "nope"},
+		{"chain", "extra"},
+	} {
+		d := t.TempDir()
+		code, _, errs := runCLI(t, append(bad, "--out", filepath.Join(d, "o"))...)
+		if code != 2 || !strings.HasPrefix(errs, "impactsim: ") {
+			t.Errorf("%v: exit %d, stderr %q; want 2", bad, code, errs)
+		}
+		if _, err := os.Stat(filepath.Join(d, "o")); err == nil {
+			t.Errorf("%v: created the output directory", bad)
+		}
+	}
+}
+
+func TestCradleDisturbCommand(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runCLI(t, "cradle-disturb", "--eps", "1e-6:1e-2", "--per-decade", "1", "--n", "3", "--samples", "5", "--out", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, f := range []string{"cradle_disturb.csv", "cradle_disturb.png"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Errorf("missing %s: %v", f, err)
+		}
+	}
+	if !strings.Contains(out, "| ε | qce | gr |") || strings.Count(out, "\n| ") != 6 {
+		t.Errorf("unexpected table:\n%s", out)
+	}
+	for _, bad := range [][]string{
+		{"cradle-disturb", "--eps", "0:1e-2"},
+		{"cradle-disturb", "--eps", "1e-2"},
+		{"cradle-disturb", "--n", "1"},
+		{"cradle-disturb", "--operators", "nope"},
+	} {
+		code, _, _ := runCLI(t, append(bad, "--out", filepath.Join(t.TempDir(), "o"))...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2", bad, code)
+		}
 	}
 }
