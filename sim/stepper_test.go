@@ -73,3 +73,25 @@ func TestStepperErrorKeepsState(t *testing.T) {
 		t.Error("h = 0 accepted")
 	}
 }
+
+// sized is fall with a 3-entry position vector (one unused coordinate).
+type sized struct{ fall }
+
+func (sized) NQ() int { return 3 }
+func (s sized) FreeFlight(q0, v0 []float64, h float64, q1, v1 []float64) {
+	s.fall.FreeFlight(q0, v0, h, q1, v1)
+	q1[2] = q0[2] + 1
+}
+
+func TestStepperPositionSizer(t *testing.T) {
+	st, err := NewStepper(sized{fall{g: 10}}, reflect{}, 0.1, []float64{0, 1, 0}, []float64{0, 0})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := st.Step(); err != nil || len(st.Q) != 3 || st.Q[2] != 1 {
+		t.Errorf("q = %v, err %v", st.Q, err)
+	}
+	if _, err := NewStepper(sized{fall{}}, reflect{}, 0.1, []float64{0, 0}, []float64{0, 0}); err == nil {
+		t.Error("2 positions accepted for NQ = 3")
+	}
+}

@@ -64,6 +64,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
+	if ok, err := tryRun3D(c, stdout, stderr); ok {
+		return err
+	}
 	sc, name, err := loadScene(c.sceneArg)
 	if err != nil {
 		return err

@@ -57,5 +57,8 @@ func cmdScenes(args []string, stdout, _ io.Writer) error {
 	for _, n := range builtinNames() {
 		fmt.Fprintf(stdout, "builtin:%-15s %s\n", n, builtins[n].desc)
 	}
+	for _, n := range builtin3DNames() {
+		fmt.Fprintf(stdout, "builtin:%-15s %s (3D)\n", n, builtins3D[n].desc)
+	}
 	return nil
 }

@@ -1,0 +1,173 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strconv"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"impactsim/output"
+	"impactsim/rigid3d"
+)
+
+// tryRender3D renders a 3D run directory (one with scene3d.json); ok is
+// false for other directories.
+func tryRender3D(dir string, o output.RenderOptions, noPNG, noGIF bool, stdout io.Writer) (ok bool, err error) {
+	data, err := os.ReadFile(filepath.Join(dir, "scene3d.json"))
+	if err != nil {
+		return false, nil
+	}
+	var doc scene3D
+	if err := json.Unmarshal(data, &doc); err != nil || doc.Kind != "rigid3d" {
+		return true, badInput("%s: not a rigid3d scene description", filepath.Join(dir, "scene3d.json"))
+	}
+	sys := &rigid3d.System{}
+	for i, b := range doc.Bodies {
+		var sh rigid3d.Shape
+		switch b.Shape {
+		case "sphere":
+			sh = rigid3d.Shape{Kind: rigid3d.Sphere, R: b.R}
+		case "box":
+			sh = rigid3d.Shape{Kind: rigid3d.Box, Half: r3.Vec{X: b.Half[0], Y: b.Half[1], Z: b.Half[2]}}
+		case "mesh":
+			// the stored vertices are already in the body frame; only the
+			// surface is needed, so the mesh is not re-validated
+			m := &rigid3d.Mesh{F: b.Faces}
+			for _, v := range b.Vertices {
+				m.V = append(m.V, r3.Vec{X: v[0], Y: v[1], Z: v[2]})
+				m.Radius = max(m.Radius, r3.Norm(m.V[len(m.V)-1]))
+			}
+			for _, f := range b.Faces {
+				for _, k := range f {
+					if k < 0 || k >= len(m.V) {
+						return true, badInput("%s: body %d: face index %d out of range", filepath.Join(dir, "scene3d.json"), i, k)
+					}
+				}
+			}
+			sh = rigid3d.Shape{Kind: rigid3d.MeshShape, Mesh: m}
+		default:
+			return true, badInput("%s: body %d: unknown shape %q", filepath.Join(dir, "scene3d.json"), i, b.Shape)
+		}
+		sys.AddBody(sh, 1, r3.Vec{}, rigid3d.Identity, r3.Vec{}, r3.Vec{}, b.Fixed)
+	}
+	frames, times, err := readTrajectory3D(filepath.Join(dir, "trajectory.csv"), len(doc.Bodies))
+	if err != nil {
+		return true, usageError{err}
+	}
+	stride := max(o.Stride, 1)
+	if o.MaxFrames > 0 && len(frames)/stride > o.MaxFrames {
+		stride = (len(frames) + o.MaxFrames - 1) / o.MaxFrames
+	}
+	// plane quads: a square of side 4R around the bodies' initial centroid
+	var cen r3.Vec
+	var rad float64
+	for i := range doc.Bodies {
+		x, _ := rigid3d.Pose(frames[0], i)
+		cen = r3.Add(cen, r3.Scale(1/float64(len(doc.Bodies)), x))
+	}
+	for i := range doc.Bodies {
+		x, _ := rigid3d.Pose(frames[0], i)
+		rad = max(rad, r3.Norm(r3.Sub(x, cen))+sys.Shapes[i].BoundingRadius())
+	}
+	var out []output.Frame3D
+	var sf rigid3d.Surface
+	for k := 0; k < len(frames); k += stride {
+		if k+stride >= len(frames) {
+			k = len(frames) - 1
+		}
+		sys.AppendSurface(&sf, frames[k], 16)
+		f := output.Frame3D{Time: times[k], Points: append([][3]float64(nil), sf.Points...), Tris: append([][3]int(nil), sf.Tris...)}
+		f.Color = append(f.Color, sf.Body...)
+		for _, pl := range doc.Planes {
+			p, n := r3.Vec{X: pl.X[0], Y: pl.X[1], Z: pl.X[2]}, r3.Unit(r3.Vec{X: pl.N[0], Y: pl.N[1], Z: pl.N[2]})
+			c := r3.Add(cen, r3.Scale(r3.Dot(n, r3.Sub(p, cen)), n)) // centroid projected on the plane
+			e := r3.Vec{X: 1}
+			if abs(n.X) > 0.9 {
+				e = r3.Vec{Y: 1}
+			}
+			u := r3.Scale(2*rad, r3.Unit(r3.Cross(n, e)))
+			v := r3.Scale(2*rad, r3.Unit(r3.Cross(n, u)))
+			base := len(f.Points)
+			for _, s := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+				q := r3.Add(c, r3.Add(r3.Scale(s[0], u), r3.Scale(s[1], v)))
+				f.Points = append(f.Points, [3]float64{q.X, q.Y, q.Z})
+			}
+			f.Tris = append(f.Tris, [3]int{base, base + 1, base + 2}, [3]int{base, base + 2, base + 3})
+			f.Color = append(f.Color, -1, -1)
+		}
+		out = append(out, f)
+	}
+	ro := output.Render3DOptions{Dir: o.Dir, Width: o.Width, Height: o.Height, FPS: o.FPS, Outputs: output.OutputPNG | output.OutputGIF}
+	if doc.Camera != nil {
+		ro.Eye, ro.LookAt, ro.Up = doc.Camera.Eye, doc.Camera.LookAt, doc.Camera.Up
+	}
+	if ro.Dir == "" {
+		ro.Dir = filepath.Join(dir, "render")
+	}
+	if noPNG {
+		ro.Outputs &^= output.OutputPNG
+	}
+	if noGIF {
+		ro.Outputs &^= output.OutputGIF
+	}
+	if ro.Outputs == 0 {
+		return true, badInput("render: nothing to write (both --no-gif and --no-png)")
+	}
+	info, err := output.Render3D(out, ro)
+	if err != nil {
+		return true, err
+	}
+	printRenderInfo(stdout, info)
+	return true, nil
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
+
+// readTrajectory3D reads a 3D trajectory.csv into per-frame q vectors
+// (7 per body) and times.
+func readTrajectory3D(path string, nb int) ([][]float64, []float64, error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer fh.Close()
+	r := csv.NewReader(fh)
+	r.FieldsPerRecord = 16
+	rows, err := r.ReadAll()
+	if err != nil {
+		return nil, nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var frames [][]float64
+	var times []float64
+	for li, row := range rows[1:] {
+		var vals [16]float64
+		for j, s := range row {
+			if vals[j], err = strconv.ParseFloat(s, 64); err != nil {
+				return nil, nil, fmt.Errorf("%s:%d: column %d: %v", path, li+2, j+1, err)
+			}
+		}
+		fr, b := int(vals[0]), int(vals[2])
+		if b < 0 || b >= nb || fr < 0 || fr > len(frames) {
+			return nil, nil, fmt.Errorf("%s:%d: frame %d body %d out of order or range", path, li+2, fr, b)
+		}
+		if fr == len(frames) {
+			frames = append(frames, make([]float64, 7*nb))
+			times = append(times, vals[1])
+		}
+		copy(frames[fr][7*b:7*b+7], vals[3:10])
+	}
+	if len(frames) == 0 {
+		return nil, nil, fmt.Errorf("%s: no frames", path)
+	}
+	return frames, times, nil
+}

@@ -1,0 +1,222 @@
+package output
+
+import (
+	"fmt"
+	"image"
+	"image/color"
+	"image/color/palette"
+	"image/draw"
+	"image/gif"
+	"image/png"
+	"math"
+	"os"
+	"path/filepath"
+)
+
+// Frame3D is one frame of a 3D render: triangles (indices into Points) with
+// a colour index each (−1 = grey static geometry, drawn only from the side
+// its counter-clockwise normal faces, so a container's near walls do not
+// hide its contents).
+type Frame3D struct {
+	Time   float64
+	Points [][3]float64
+	Tris   [][3]int
+	Color  []int
+}
+
+// Render3DOptions configures Render3D. Zero values select defaults:
+// 640×480, PNG and GIF, 25 fps.
+type Render3DOptions struct {
+	Dir           string
+	Width, Height int
+	FPS           float64
+	Outputs       Outputs
+	// Eye, LookAt and Up place the camera; if Eye == LookAt the camera is
+	// fitted to all frames, looking from direction (1, 0.7, 1.3) with y up.
+	Eye, LookAt, Up [3]float64
+	FOV             float64 // vertical field of view in degrees, default 40
+}
+
+type v3 [3]float64
+
+func (a v3) sub(b v3) v3        { return v3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+func (a v3) dot(b v3) float64   { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+func (a v3) scale(s float64) v3 { return v3{a[0] * s, a[1] * s, a[2] * s} }
+func (a v3) cross(b v3) v3 {
+	return v3{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
+func (a v3) unit() v3 { return a.scale(1 / math.Sqrt(a.dot(a))) }
+
+// Render3D rasterizes the frames with a z-buffer and flat Lambert shading
+// (both faces lit, so open planes render from either side) into PNG frames
+// frame_00000.png … and animation.gif in opts.Dir.
+func Render3D(frames []Frame3D, opts Render3DOptions) (*RenderInfo, error) {
+	if len(frames) == 0 {
+		return nil, fmt.Errorf("output: render3d: no frames")
+	}
+	if opts.Width == 0 {
+		opts.Width = 640
+	}
+	if opts.Height == 0 {
+		opts.Height = 480
+	}
+	if opts.FPS == 0 {
+		opts.FPS = 25
+	}
+	if opts.Outputs == 0 {
+		opts.Outputs = DefaultOutputs
+	}
+	if opts.FOV == 0 {
+		opts.FOV = 40
+	}
+	if err := os.MkdirAll(opts.Dir, 0o755); err != nil {
+		return nil, fmt.Errorf("output: %w", err)
+	}
+	eye, at, up := v3(opts.Eye), v3(opts.LookAt), v3(opts.Up)
+	if up == (v3{}) {
+		up = v3{0, 1, 0}
+	}
+	if eye == at {
+		lo := v3{math.Inf(1), math.Inf(1), math.Inf(1)}
+		hi := v3{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+		for _, f := range frames {
+			for k, tr := range f.Tris {
+				if f.Color[k] < 0 {
+					continue // static planes are large; fit the bodies
+				}
+				for _, i := range tr {
+					for d := 0; d < 3; d++ {
+						lo[d] = math.Min(lo[d], f.Points[i][d])
+						hi[d] = math.Max(hi[d], f.Points[i][d])
+					}
+				}
+			}
+		}
+		if math.IsInf(lo[0], 1) {
+			lo, hi = v3{-1, -1, -1}, v3{1, 1, 1}
+		}
+		at = v3{(lo[0] + hi[0]) / 2, (lo[1] + hi[1]) / 2, (lo[2] + hi[2]) / 2}
+		r := math.Max(0.5*math.Sqrt(hi.sub(lo).dot(hi.sub(lo))), 1e-3)
+		dist := 1.15 * r / math.Sin(opts.FOV*math.Pi/360)
+		eye = at.sub(v3{1, 0.7, 1.3}.unit().scale(-dist))
+	}
+	fwd := at.sub(eye).unit()
+	right := fwd.cross(up).unit()
+	upv := right.cross(fwd)
+	light := v3{0.4, 1, 0.6}.unit()
+	w, h := opts.Width, opts.Height
+	focal := 0.5 * float64(h) / math.Tan(opts.FOV*math.Pi/360)
+	zbuf := make([]float64, w*h)
+	info := &RenderInfo{Width: w, Height: h}
+	var anim gif.GIF
+	delay := int(math.Round(100 / opts.FPS))
+	for fi, f := range frames {
+		img := image.NewRGBA(image.Rect(0, 0, w, h))
+		draw.Draw(img, img.Bounds(), &image.Uniform{color.RGBA{245, 245, 250, 255}}, image.Point{}, draw.Src)
+		for i := range zbuf {
+			zbuf[i] = math.Inf(1)
+		}
+		for k, tr := range f.Tris {
+			var sx, sy, sz [3]float64
+			ok := true
+			for j, i := range tr {
+				p := v3(f.Points[i]).sub(eye)
+				z := p.dot(fwd)
+				if z <= 1e-6 {
+					ok = false
+					break
+				}
+				sx[j] = 0.5*float64(w) + focal*p.dot(right)/z
+				sy[j] = 0.5*float64(h) - focal*p.dot(upv)/z
+				sz[j] = z
+			}
+			if !ok {
+				continue
+			}
+			a, b, c := v3(f.Points[tr[0]]), v3(f.Points[tr[1]]), v3(f.Points[tr[2]])
+			n := b.sub(a).cross(c.sub(a))
+			if nn := n.dot(n); nn > 0 {
+				n = n.scale(1 / math.Sqrt(nn))
+			}
+			if f.Color[k] < 0 && n.dot(eye.sub(a)) < 0 {
+				continue // static geometry is seen from its front side only
+			}
+			shade := 0.35 + 0.65*math.Abs(n.dot(light))
+			var base color.RGBA
+			if f.Color[k] < 0 {
+				base = color.RGBA{190, 190, 195, 255}
+			} else {
+				base = BallColor(f.Color[k])
+			}
+			col := color.RGBA{uint8(float64(base.R) * shade), uint8(float64(base.G) * shade), uint8(float64(base.B) * shade), 255}
+			rasterTri(img, zbuf, w, h, sx, sy, sz, col)
+		}
+		if opts.Outputs&OutputPNG != 0 {
+			path := filepath.Join(opts.Dir, fmt.Sprintf("frame_%05d.png", fi))
+			fh, err := os.Create(path)
+			if err != nil {
+				return info, fmt.Errorf("output: %w", err)
+			}
+			err = png.Encode(fh, img)
+			if cerr := fh.Close(); err == nil {
+				err = cerr
+			}
+			if err != nil {
+				return info, fmt.Errorf("output: %w", err)
+			}
+			info.PNGs = append(info.PNGs, path)
+		}
+		if opts.Outputs&OutputGIF != 0 {
+			pal := image.NewPaletted(img.Bounds(), palette.Plan9)
+			draw.Draw(pal, pal.Bounds(), img, image.Point{}, draw.Src)
+			anim.Image = append(anim.Image, pal)
+			anim.Delay = append(anim.Delay, delay)
+		}
+		info.Frames++
+	}
+	if opts.Outputs&OutputGIF != 0 {
+		path := filepath.Join(opts.Dir, "animation.gif")
+		fh, err := os.Create(path)
+		if err != nil {
+			return info, fmt.Errorf("output: %w", err)
+		}
+		err = gif.EncodeAll(fh, &anim)
+		if cerr := fh.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return info, fmt.Errorf("output: %w", err)
+		}
+		info.GIF = path
+	}
+	return info, nil
+}
+
+// rasterTri fills a screen triangle with depth test (depth interpolated
+// linearly in screen space, adequate for small triangles).
+func rasterTri(img *image.RGBA, zbuf []float64, w, h int, x, y, z [3]float64, col color.RGBA) {
+	minx := int(math.Max(0, math.Floor(math.Min(x[0], math.Min(x[1], x[2])))))
+	maxx := int(math.Min(float64(w-1), math.Ceil(math.Max(x[0], math.Max(x[1], x[2])))))
+	miny := int(math.Max(0, math.Floor(math.Min(y[0], math.Min(y[1], y[2])))))
+	maxy := int(math.Min(float64(h-1), math.Ceil(math.Max(y[0], math.Max(y[1], y[2])))))
+	area := (x[1]-x[0])*(y[2]-y[0]) - (x[2]-x[0])*(y[1]-y[0])
+	if area == 0 || minx > maxx || miny > maxy {
+		return
+	}
+	for py := miny; py <= maxy; py++ {
+		for px := minx; px <= maxx; px++ {
+			cx, cy := float64(px)+0.5, float64(py)+0.5
+			w0 := ((x[1]-cx)*(y[2]-cy) - (x[2]-cx)*(y[1]-cy)) / area
+			w1 := ((x[2]-cx)*(y[0]-cy) - (x[0]-cx)*(y[2]-cy)) / area
+			w2 := 1 - w0 - w1
+			if w0 < 0 || w1 < 0 || w2 < 0 {
+				continue
+			}
+			d := w0*z[0] + w1*z[1] + w2*z[2]
+			if d < zbuf[py*w+px] {
+				zbuf[py*w+px] = d
+				img.SetRGBA(px, py, col)
+			}
+		}
+	}
+}

@@ -1,0 +1,106 @@
+// Package rigid3d is a system of 3D rigid bodies (spheres and boxes) with
+// static planes and cylinders, for the collision integrator of package sim
+// (Smith et al. 2012, Alg. 4) and the impact operators of package impact.
+//
+// # State (sim.PositionSizer)
+//
+// q holds 7 numbers per body, the centre of mass x and the unit quaternion
+// o = (w, x, y, z) of the body → world rotation R(o); v holds 6, the linear
+// velocity u and the world-frame angular velocity ω. NQ() = 7N and
+// NDof() = 6N; sim.Stepper sizes its position buffers with NQ().
+//
+// # Mass (eq. 1)
+//
+// A body of shape S and density ρ has mass m and body-frame principal
+// moments I = (I₁, I₂, I₃) (Shape.MassProperties). Its 6×6 block of the mass
+// matrix at orientation R is
+//
+//	M_b = diag(m, m, m, R diag(I) Rᵀ),   M_b⁻¹ = diag(1/m, 1/m, 1/m, R diag(I)⁻¹ Rᵀ);    (1)
+//
+// fixed bodies have zero blocks.
+//
+// # Constraint gradients (eq. 2)
+//
+// A contact between body I and body J (or static geometry) with unit
+// normal n pointing from J to I at world point P has gap velocity
+// ∇gᵀv = n·(u_I + ω_I × r_I) − n·(u_J + ω_J × r_J), r = P − x, so its
+// column of G is
+//
+//	∇g = (n, r_I × n) on I,   (−n, −r_J × n) on J,                               (2)
+//
+// and each contact has two friction columns built the same way from unit
+// tangents t₁, t₂ with (n, t₁, t₂) orthonormal (D, DContact).
+// friction.MaxDissipation (Alg. 3) combines them into the single direction
+// opposing the pre-impact tangential velocity with bound μλ.
+//
+// # Free flight (eqs. 3–7)
+//
+// Translation under uniform gravity g is integrated exactly by the kick –
+// drift – kick scheme (DMV, split_ham):
+//
+//	u₁ = u₀ + h g,   x₁ = x₀ + h u₀ + ½ h² g;                                    (3)
+//
+// symplectic Euler uses u₁ = u₀ + h g, x₁ = x₀ + h u₁ (4). Gravity exerts no
+// torque, so rotation is torque-free: the world angular momentum
+// L = R diag(I) Rᵀ ω is constant and every integrator keeps it exactly
+// (ω₁ = R₁ diag(I)⁻¹ R₁ᵀ L).
+//
+// DMV (discrete Moser–Veselov, eq. 5): with the body momentum m = R₀ᵀ L,
+// the body-frame increment R₁ = R₀ Q, Q the rotation of the quaternion
+// (1, c)/√(1+|c|²), solves
+//
+//	diag(I) c + c × (diag(I) c) = (h/2)(1 + |c|²) m,                           (5)
+//
+// solved by Newton's method to rounding. The map conserves the kinetic
+// energy ½ mᵀ diag(I)⁻¹ m and L exactly; measured over 10⁵ steps of an
+// asymmetric top the relative drift of both is ≈ 2e-13 (rounding only).
+//
+// split_ham (SCISim's SplitHamMap, eq. 6): Strang splitting of the free
+// Hamiltonian T = Σ m_k²/2I_k into exact rotations about the body axes,
+// Z(h/2) Y(h/2) X(h) Y(h/2) Z(h/2); L exact, energy to O(h²) (bounded).
+//
+// Symplectic Euler (eq. 7): R₁ = exp(h [ω₀]×) R₀ with L fixed; L exact,
+// energy not conserved.
+//
+// Quaternions are renormalized after every step (|o| − 1 stays at 4e-16).
+//
+// # Shapes
+//
+// Spheres, boxes (half widths) and closed triangle meshes (Mesh, from
+// ReadOBJ or the generators TrefoilMesh, TorusMesh, BoxMesh,
+// HollowBoxMesh). NewMesh rejects degenerate triangles, open or
+// inconsistently oriented surfaces and inward-facing meshes; it computes
+// volume, centre of mass and inertia by the divergence theorem over the
+// tetrahedra (0, a, b, c) (the covariance of a tetrahedron is
+// V/20·(Σ pᵢpᵢᵀ + (Σpᵢ)(Σpᵢ)ᵀ)), diagonalizes the inertia tensor, moves the
+// vertices to the principal frame, and samples a signed distance field on
+// a regular grid: the distance is the minimum point–triangle distance, the
+// sign the generalized winding number (sum of the triangles' solid angles
+// / 4π). A hollow mesh (HollowBoxMesh: an outer shell and an inward-facing
+// cavity) is a container that can itself move.
+//
+// # Contacts
+//
+// The active set is found at the free-flight prediction q₁ and the
+// gradients are evaluated at qᵗ (Alg. 4): sphere–sphere, sphere–plane,
+// sphere–box, sphere, box or mesh inside a static cylinder, box–plane (every corner
+// within 1e-9 relative of the plane: a face landing flat gives four
+// symmetric corners), box–box (separating-axis test over 15 axes; a face
+// axis clips the incident face against the reference face and keeps the
+// clipped vertices below it; when the best face axes of both boxes tie —
+// mirror-image pairs — both boxes serve as reference and coincident points
+// are merged, so the contact set does not depend on the pair's order; an
+// edge–edge axis gives the closest points of the two edges), mesh–plane
+// (every vertex within 1e-9 relative of the plane), and every pair with a
+// mesh by sampling: the vertices (box corners; a sphere's centre with its
+// radius) of each body are tested against the other body's signed distance
+// (grid for meshes, exact for boxes and spheres), giving the normal ∇φ
+// and the point midway between the surfaces. Contacts found at q₁ are
+// carried back to qᵗ with both bodies' rigid motions and averaged. The
+// broad phase tests bounding spheres: all pairs below 32 bodies, a uniform
+// grid (cell = largest moving bounding diameter, larger fixed bodies
+// tested against all) above.
+//
+// Boxes and meshes inside a static cylinder touch it with every corner or
+// vertex beyond its radius (inward radial normal at qᵗ).
+package rigid3d

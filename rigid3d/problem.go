@@ -1,0 +1,126 @@
+package rigid3d
+
+import (
+	"math"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"impactsim/mech"
+)
+
+// BuildProblem detects the contacts of the step from q0 to the free-flight
+// prediction q1 (Alg. 4, line 2) and fills p with the instantaneous impact
+// problem at q0 (package documentation, eqs. 8–10):
+//
+//   - one 6×6 block per body: M = diag(m, m, m, I_world), M⁻¹ its inverse,
+//     I_world = R diag(I) Rᵀ at q0 (zero blocks for fixed bodies);
+//   - V = v0;
+//   - one column of G per contact: (n, r_I × n) on body I and
+//     (−n, −r_J × n) on body J, r = P − x;
+//   - two columns of D per contact, unit tangents t₁, t₂ with (n, t₁, t₂)
+//     right-handed, same sign pattern; DContact maps them to their contact;
+//   - CoR and Mu from the system; Bodies (I, J) with −1 for static geometry
+//     and fixed bodies.
+//
+// Entries for fixed bodies are omitted (their M⁻¹ block is zero).
+func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
+	s.det.detect(s, q0, q1)
+	n := s.N()
+	p.Reset(3, 6*n)
+	var blk, inv [36]float64
+	for i := 0; i < n; i++ {
+		if s.Fixed[i] {
+			p.M.AppendScalarBlock(6, 0)
+			p.MInv.AppendScalarBlock(6, 0)
+			continue
+		}
+		_, o := Pose(q0, i)
+		r := o.Matrix()
+		in := s.Inertia[i]
+		iw := congruence(&r, in)
+		iwInv := congruence(&r, r3.Vec{X: 1 / in.X, Y: 1 / in.Y, Z: 1 / in.Z})
+		clear(blk[:])
+		clear(inv[:])
+		m := s.Mass[i]
+		for a := 0; a < 3; a++ {
+			blk[7*a] = m
+			inv[7*a] = 1 / m
+			for b := 0; b < 3; b++ {
+				blk[(3+a)*6+3+b] = iw[a][b]
+				inv[(3+a)*6+3+b] = iwInv[a][b]
+			}
+		}
+		p.M.AppendBlock(6, blk[:]...)
+		p.MInv.AppendBlock(6, inv[:]...)
+	}
+	copy(p.V, v0)
+	for k := range s.det.contacts {
+		c := &s.det.contacts[k]
+		t1, t2 := tangents(c.N)
+		bi, bj := c.I, c.J
+		if s.Fixed[bi] {
+			bi = -1
+		}
+		if bj >= 0 && s.Fixed[bj] {
+			bj = -1
+		}
+		var ri, rj r3.Vec
+		if bi >= 0 {
+			x, _ := Pose(q0, bi)
+			ri = r3.Sub(c.P, x)
+		}
+		if bj >= 0 {
+			x, _ := Pose(q0, bj)
+			rj = r3.Sub(c.P, x)
+		}
+		appendCol(&p.G, bi, bj, ri, rj, c.N)
+		appendCol(&p.D, bi, bj, ri, rj, t1)
+		appendCol(&p.D, bi, bj, ri, rj, t2)
+		p.DContact = append(p.DContact, k, k)
+		p.CoR = append(p.CoR, s.CoR)
+		p.Mu = append(p.Mu, s.Mu)
+		p.Bodies = append(p.Bodies, bi, bj)
+	}
+}
+
+func appendCol(c *mech.Cols, bi, bj int, ri, rj, n r3.Vec) {
+	if bi >= 0 {
+		a := r3.Cross(ri, n)
+		o := 6 * bi
+		c.Append(o, n.X)
+		c.Append(o+1, n.Y)
+		c.Append(o+2, n.Z)
+		c.Append(o+3, a.X)
+		c.Append(o+4, a.Y)
+		c.Append(o+5, a.Z)
+	}
+	if bj >= 0 {
+		a := r3.Cross(rj, n)
+		o := 6 * bj
+		c.Append(o, -n.X)
+		c.Append(o+1, -n.Y)
+		c.Append(o+2, -n.Z)
+		c.Append(o+3, -a.X)
+		c.Append(o+4, -a.Y)
+		c.Append(o+5, -a.Z)
+	}
+	c.EndCol()
+}
+
+// tangents returns unit t₁, t₂ with (n, t₁, t₂) an orthonormal right-handed
+// frame; t₁ is built from the coordinate axis least aligned with n, so the
+// choice is deterministic and continuous for nearby normals.
+func tangents(n r3.Vec) (r3.Vec, r3.Vec) {
+	ax, ay, az := math.Abs(n.X), math.Abs(n.Y), math.Abs(n.Z)
+	var e r3.Vec
+	switch {
+	case ax <= ay && ax <= az:
+		e.X = 1
+	case ay <= az:
+		e.Y = 1
+	default:
+		e.Z = 1
+	}
+	t1 := r3.Unit(r3.Cross(e, n))
+	return t1, r3.Cross(n, t1)
+}

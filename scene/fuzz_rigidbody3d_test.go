@@ -1,0 +1,43 @@
+package scene_test
+
+import (
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"impactsim/scene"
+)
+
+// FuzzReadRigidBody3D checks that no input makes the rigidbody3d reader
+// panic and that every error is a one-line *scene.Error naming the source.
+func FuzzReadRigidBody3D(f *testing.F) {
+	_ = filepath.WalkDir("../../shared/scisim-scenes/rigidbody3d", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() || !strings.HasSuffix(p, ".xml") {
+			return nil
+		}
+		if data, err := os.ReadFile(p); err == nil {
+			f.Add(data)
+		}
+		return nil
+	})
+	f.Add([]byte(`<rigidbody3d_scene><integrator type="dmv" dt="0.1"/><geometry type="box" r="1 1 1"/><rigid_body_with_density x="0 0 0" v="0 0 0" omega="0 0 0" rho="1" fixed="0" geo_idx="-1"/></rigidbody3d_scene>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		sc, err := scene.ReadRigidBody3D(bytes.NewReader(data), "fuzz.xml")
+		if err != nil {
+			var se *scene.Error
+			if !errors.As(err, &se) || se.File != "fuzz.xml" || strings.Contains(err.Error(), "\n") {
+				t.Fatalf("error %T %q is not a one-line *scene.Error for fuzz.xml", err, err)
+			}
+			return
+		}
+		for _, b := range sc.Bodies {
+			if b.Geo < 0 || b.Geo >= len(sc.Geometries) {
+				t.Fatalf("geometry index %d of %d accepted", b.Geo, len(sc.Geometries))
+			}
+		}
+	})
+}

@@ -1,0 +1,313 @@
+package scene
+
+import (
+	"bytes"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// LoadRigidBody3D reads the SCISim rigidbody3d scene file at path.
+func LoadRigidBody3D(path string) (*RigidBody3DScene, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return ReadRigidBody3D(bytes.NewReader(data), path)
+}
+
+// RootElement returns the name of the root element of the XML document at
+// path ("" and an error if it cannot be read), so that callers can dispatch
+// between ball2d and rigidbody3d scenes.
+func RootElement(path string) (string, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", err
+	}
+	root, err := parseTree(bytes.NewReader(data), path)
+	if err != nil {
+		return "", err
+	}
+	return root.name, nil
+}
+
+// ReadRigidBody3D reads a SCISim <rigidbody3d_scene> from r with the same
+// error style as ReadBall2D (FILE:LINE: element attribute "x": expected …).
+// Supported: integrator (dmv, split_ham, symplectic_euler), impact_operator
+// (with nested solver / elastic_operator / inelastic_operator),
+// sobogus_friction_solver, staggered_projections_friction_solver (with
+// lcp_impact_solver and mdp_friction_solver), near_earth_gravity, geometry
+// of type sphere and box, rigid_body_with_density, static_plane,
+// static_cylinder, end_time; camera_perspective and *_renderer elements
+// are display-only and skipped. Geometry types are sphere, box and mesh
+// (Wavefront OBJ files only). Any other element or geometry type (staple,
+// …) is an error naming the element and its line.
+func ReadRigidBody3D(r io.Reader, source string) (*RigidBody3DScene, error) {
+	root, err := parseTree(r, source)
+	if err != nil {
+		return nil, err
+	}
+	rd := &reader{src: source}
+	s := rd.scene3d(root)
+	if rd.err != nil {
+		return nil, rd.err
+	}
+	return s, nil
+}
+
+// vec3 reads a required attribute holding three finite numbers.
+func (rd *reader) vec3(e *elem, name string) [3]float64 {
+	s, ok := rd.required(e, name)
+	if !ok {
+		return [3]float64{}
+	}
+	return rd.vec3Value(e, name, s)
+}
+
+func (rd *reader) vec3Value(e *elem, name, s string) [3]float64 {
+	f := strings.Fields(s)
+	var v [3]float64
+	if len(f) != 3 {
+		rd.bad(e, name, "three numbers \"x y z\"", s)
+		return v
+	}
+	for i := range f {
+		x, ok := parseFloat(f[i])
+		if !ok || !anyFinite.ok(x) {
+			rd.bad(e, name, "three finite numbers \"x y z\"", s)
+			return v
+		}
+		v[i] = x
+	}
+	return v
+}
+
+func norm3(v [3]float64) float64 { return math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2]) }
+
+func (rd *reader) unitVec3(e *elem, name string) [3]float64 {
+	v := rd.vec3(e, name)
+	if rd.err != nil {
+		return v
+	}
+	n := norm3(v)
+	if !(n > 0) {
+		s, _ := rd.attr(e, name)
+		rd.bad(e, name, "a non-zero vector", s)
+		return v
+	}
+	return [3]float64{v[0] / n, v[1] / n, v[2] / n}
+}
+
+func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
+	s := &RigidBody3DScene{Source: rd.src}
+	if root.name != "rigidbody3d_scene" {
+		rd.fail(root.line, "unsupported element <%s>: the root element must be <rigidbody3d_scene>", root.name)
+		return s
+	}
+	rd.checkAttrs(root)
+	var integ, impact, friction, gravity, endTime *elem
+	single := func(slot **elem, e *elem) bool {
+		if *slot != nil {
+			rd.fail(e.line, "duplicate element <%s> (first on line %d)", e.name, (*slot).line)
+			return false
+		}
+		*slot = e
+		return true
+	}
+	var bodies []*elem
+	for _, e := range root.children {
+		if rd.err != nil {
+			return s
+		}
+		switch e.name {
+		case "integrator":
+			if single(&integ, e) {
+				rd.checkAttrs(e, "type", "dt")
+				rd.noChildren(e)
+				s.Integrator = Integrator{Type: rd.choice(e, "type", "dmv", "split_ham", "symplectic_euler"), Dt: rd.num(e, "dt", positive), Line: e.line}
+			}
+		case "impact_operator":
+			if single(&impact, e) {
+				s.ImpactOperator = rd.impactOperator3D(e, "")
+			}
+		case "sobogus_friction_solver":
+			if single(&friction, e) {
+				s.Friction = rd.sobogus3D(e)
+			}
+		case "staggered_projections_friction_solver":
+			if single(&friction, e) {
+				s.Friction = rd.staggered(e)
+			}
+		case "near_earth_gravity":
+			if single(&gravity, e) {
+				rd.checkAttrs(e, "f")
+				rd.noChildren(e)
+				s.Gravity = rd.vec3(e, "f")
+			}
+		case "end_time":
+			if single(&endTime, e) {
+				rd.checkAttrs(e, "t")
+				rd.noChildren(e)
+				s.EndTime = rd.num(e, "t", positive)
+			}
+		case "geometry":
+			s.Geometries = append(s.Geometries, rd.geometry3D(e))
+		case "rigid_body_with_density":
+			bodies = append(bodies, e)
+		case "static_plane":
+			rd.checkAttrs(e, "x", "n")
+			rd.noChildren(e)
+			s.Planes = append(s.Planes, Plane3D{X: rd.vec3(e, "x"), N: rd.unitVec3(e, "n"), Line: e.line})
+		case "static_cylinder":
+			rd.checkAttrs(e, "x", "axis", "R")
+			rd.noChildren(e)
+			s.Cylinders = append(s.Cylinders, Cylinder3D{X: rd.vec3(e, "x"), Axis: rd.unitVec3(e, "axis"), R: rd.num(e, "R", positive), Line: e.line})
+		case "camera_perspective":
+			rd.checkAttrs(e, "theta", "phi", "rho", "lookat", "up", "fps", "render_at_fps", "locked")
+			rd.noChildren(e)
+			s.Camera = &Camera3D{Theta: rd.num(e, "theta", anyFinite), Phi: rd.num(e, "phi", anyFinite), Rho: rd.num(e, "rho", positive),
+				LookAt: rd.vec3(e, "lookat"), Up: rd.unitVec3(e, "up"), Line: e.line}
+		case "camera_orthographic", "camera":
+		default:
+			if !strings.HasSuffix(e.name, "_renderer") {
+				rd.fail(e.line, "unsupported element <%s>", e.name)
+			}
+		}
+	}
+	if rd.err != nil {
+		return s
+	}
+	if integ == nil {
+		rd.fail(root.line, "rigidbody3d_scene: missing required element <integrator>")
+		return s
+	}
+	for _, e := range bodies {
+		if rd.err != nil {
+			break
+		}
+		s.Bodies = append(s.Bodies, rd.body3D(e, len(s.Geometries)))
+	}
+	return s
+}
+
+func (rd *reader) geometry3D(e *elem) Geometry3D {
+	g := Geometry3D{Line: e.line}
+	g.Type = rd.choice(e, "type", "sphere", "box", "mesh", "staple")
+	if rd.err != nil {
+		return g
+	}
+	switch g.Type {
+	case "sphere":
+		rd.checkAttrs(e, "type", "r")
+		g.R = rd.num(e, "r", positive)
+	case "box":
+		rd.checkAttrs(e, "type", "r")
+		g.Half = rd.vec3(e, "r")
+		if rd.err == nil && !(g.Half[0] > 0 && g.Half[1] > 0 && g.Half[2] > 0) {
+			s, _ := rd.attr(e, "r")
+			rd.bad(e, "r", "three positive half widths \"a b c\"", s)
+		}
+	case "mesh":
+		rd.checkAttrs(e, "type", "filename")
+		if f, ok := rd.required(e, "filename"); ok {
+			if strings.TrimSpace(f) == "" {
+				rd.bad(e, "filename", "a mesh file name", f)
+			} else if !strings.HasSuffix(strings.ToLower(f), ".obj") {
+				rd.bad(e, "filename", "a Wavefront .obj file (SCISim's HDF5 meshes are not supported)", f)
+			} else if filepath.IsAbs(f) {
+				g.File = f
+			} else {
+				g.File = filepath.Join(filepath.Dir(rd.src), f)
+			}
+		}
+	default:
+		rd.fail(e.line, "geometry attribute \"type\": %s geometry is not supported yet (supported: sphere, box, mesh)", g.Type)
+	}
+	rd.noChildren(e)
+	return g
+}
+
+func (rd *reader) body3D(e *elem, ngeo int) Body3D {
+	rd.checkAttrs(e, "x", "v", "omega", "rho", "fixed", "geo_idx", "R")
+	rd.noChildren(e)
+	b := Body3D{Line: e.line}
+	b.X = rd.vec3(e, "x")
+	b.V = rd.vec3(e, "v")
+	b.Omega = rd.vec3(e, "omega")
+	b.Rho = rd.num(e, "rho", positive)
+	b.Fixed, _ = rd.boolean(e, "fixed", true)
+	if s, ok := rd.attr(e, "R"); ok {
+		b.R = rd.vec3Value(e, "R", s)
+	}
+	gi, ok := rd.integer(e, "geo_idx", true, math.MinInt)
+	if ok {
+		if gi < 0 {
+			gi += ngeo
+		}
+		if gi < 0 || gi >= ngeo {
+			s, _ := rd.attr(e, "geo_idx")
+			rd.bad(e, "geo_idx", "an index in [−number of geometries, number of geometries − 1]", s)
+		}
+		b.Geo = gi
+	}
+	return b
+}
+
+// impactOperator3D reads a rigidbody3d <impact_operator> (or a nested
+// elastic/inelastic operator); rigidbody3d scenes leave v_tol and
+// cache_impulses optional.
+func (rd *reader) impactOperator3D(e *elem, nested string) ImpactOperatorConfig {
+	rd.checkAttrs(e, "type", "CoR", "v_tol", "cache_impulses")
+	op := ImpactOperatorConfig{Line: e.line}
+	op.Type = rd.choice(e, "type", impactTypes...)
+	def := 1.0
+	if nested == "inelastic_operator" {
+		def = 0
+	}
+	op.CoR, _ = rd.optNum(e, "CoR", unitInterval, def)
+	op.VTol, _ = rd.optNum(e, "v_tol", nonNegative, 0)
+	op.CacheImpulses, _ = rd.boolean(e, "cache_impulses", false)
+	for _, c := range e.children {
+		if rd.err != nil {
+			break
+		}
+		switch {
+		case c.name == "solver":
+			sc := rd.solver(c, "ipopt", "ql", "ql_vp", "apgd")
+			op.Solver, op.SolverConfig = sc.Name, &sc
+		case op.Type == "grr" && nested == "" && (c.name == "elastic_operator" || c.name == "inelastic_operator"):
+			sub := rd.impactOperator3D(c, c.name)
+			if c.name == "elastic_operator" {
+				op.Elastic = &sub
+			} else {
+				op.Inelastic = &sub
+			}
+		default:
+			rd.fail(c.line, "unsupported element <%s> inside <%s>", c.name, e.name)
+		}
+	}
+	return op
+}
+
+// sobogus3D reads a rigidbody3d <sobogus_friction_solver>, where
+// cache_impulses is optional.
+func (rd *reader) sobogus3D(e *elem) FrictionConfig {
+	rd.checkAttrs(e, "mu", "CoR", "max_iters", "eval_every", "tol", "cache_impulses", "staggering", "stabilization", "penetration_threshold")
+	rd.noChildren(e)
+	f := FrictionConfig{Kind: "sobogus", Line: e.line}
+	f.Mu = rd.num(e, "mu", nonNegative)
+	f.CoR = rd.num(e, "CoR", unitInterval)
+	f.MaxIters, _ = rd.integer(e, "max_iters", true, 1)
+	f.EvalEvery, _ = rd.integer(e, "eval_every", true, 1)
+	f.Tol = rd.num(e, "tol", nonNegative)
+	f.CacheImpulses = "none"
+	if _, ok := rd.attr(e, "cache_impulses"); ok {
+		f.CacheImpulses = rd.choice(e, "cache_impulses", "none", "normal", "normal_and_friction")
+	}
+	f.Staggering = rd.choice(e, "staggering", "geometric", "symplectic_euler", "stabilized")
+	f.Stabilization, _ = rd.boolean(e, "stabilization", false)
+	f.PenetrationThreshold, _ = rd.optNum(e, "penetration_threshold", nonNegative, 0)
+	return f
+}

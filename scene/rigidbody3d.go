@@ -1,0 +1,64 @@
+package scene
+
+// RigidBody3DScene is a SCISim <rigidbody3d_scene>. Vectors are [x, y, z].
+type RigidBody3DScene struct {
+	Source     string
+	Integrator Integrator // Type: dmv, split_ham or symplectic_euler
+	// ImpactOperator is the <impact_operator> (Type "" if absent).
+	ImpactOperator ImpactOperatorConfig
+	// Friction is the friction solver (Kind "" if absent).
+	Friction   FrictionConfig
+	Gravity    [3]float64
+	Geometries []Geometry3D
+	Bodies     []Body3D
+	Planes     []Plane3D
+	Cylinders  []Cylinder3D
+	EndTime    float64 // 0 if absent
+	// Camera is the <camera_perspective> (nil if absent), display only.
+	Camera *Camera3D
+}
+
+// Camera3D is SCISim's <camera_perspective theta phi rho lookat up>: the
+// eye sits at lookat + ρ·Q(sin θ sin φ, cos θ, sin θ cos φ), Q the rotation
+// taking ŷ to up.
+type Camera3D struct {
+	Theta, Phi, Rho float64
+	LookAt, Up      [3]float64
+	Line            int
+}
+
+// Geometry3D is <geometry type="sphere" r="R">, <geometry type="box"
+// r="a b c"> (half widths) or <geometry type="mesh" filename="F.obj">
+// (File resolved relative to the scene file's directory).
+type Geometry3D struct {
+	Type string  // sphere, box or mesh
+	R    float64 // sphere radius
+	Half [3]float64
+	File string
+	Line int
+}
+
+// Body3D is <rigid_body_with_density x v omega rho fixed geo_idx [R]>;
+// Geo is already resolved to a non-negative index (SCISim allows negative
+// indices counting from the end). R is a rotation vector (zero = identity).
+type Body3D struct {
+	X, V, Omega, R [3]float64
+	Rho            float64
+	Fixed          bool
+	Geo            int
+	Line           int
+}
+
+// Plane3D is <static_plane x n> (n not necessarily unit in the file; the
+// reader normalizes it).
+type Plane3D struct {
+	X, N [3]float64
+	Line int
+}
+
+// Cylinder3D is <static_cylinder x axis R> (axis normalized).
+type Cylinder3D struct {
+	X, Axis [3]float64
+	R       float64
+	Line    int
+}
