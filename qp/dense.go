@@ -22,13 +22,21 @@ const refineNoise = 1e-14
 // gradient is recomputed from scratch.
 const freshEvery = 32
 
-// nullSlopeNoise and unboundedSlope are the relative slopes (per unit step
-// of the entering variable, times the KKTResidual scale and 1 + ‖q‖₁, the
-// size of the null direction) below which a slope along a null-space
-// direction of A counts as rounding noise, and above which a bound-free
-// null-space ray makes the problem unbounded.
+// nullSlopeNoise (per variable) and unboundedSlope are the relative slopes
+// (per unit step of the entering variable, times the KKTResidual scale and
+// 1 + ‖q‖₁, the size of the null direction) below which a slope along a
+// null-space direction of A counts as rounding noise, and above which a
+// bound-free null-space ray makes the problem unbounded.
+//
+// The noise bound is the rounding error of σ = gⱼ − g_Fᵀq, about m·ε·scale
+// per unit of (1 + ‖q‖₁) for freshly computed gradients, with a factor 4 of
+// margin. It must stay well below the acceptance tolerance (1e-12): a slope
+// the KKT check would still count as a violation is not noise. (It was
+// 1e-12 — equal to the tolerance — and a nearly dependent 3D contact group
+// then ended with a violation of 1.13e-12 that the solver refused to
+// remove.)
 const (
-	nullSlopeNoise = 1e-12
+	nullSlopeNoise = 4 * 0x1p-52
 	unboundedSlope = 1e-9
 )
 
@@ -499,7 +507,7 @@ func (d *Dense) enter(y []float64, j int, s float64, fromBound bool, thr float64
 		}
 		noise *= d.scale
 		if fromBound {
-			if s*sigma >= -max(thr, nullSlopeNoise*noise) {
+			if s*sigma >= -max(thr, nullSlopeNoise*float64(m)*noise) {
 				// No slope beyond rounding noise: moving along d would only
 				// shuffle y (and A y, by the rounding in d).
 				if moved {

@@ -1,0 +1,53 @@
+package qp
+
+import (
+	"math"
+	"testing"
+)
+
+// TestDenseNearlyDependentContacts is a 6-contact group from a pile of
+// 1,000 boxes (impactsim rigid3d, step 134): four of its columns are
+// linearly dependent to working precision and rounding makes A slightly
+// indefinite on them (Schur pivot −7.7e-14 against Aⱼⱼ = 840). The solver
+// used to stop with variable 0 at its bound and gradient −7.2e-17 (KKT
+// residual 1.13e-12), treating a slope above its own tolerance as rounding
+// noise. Enumerating all 64 active sets in rational arithmetic gives one
+// LCP solution of the rounded data, with free set {0, 1, 3}.
+func TestDenseNearlyDependentContacts(t *testing.T) {
+	a, b := nearDepData()
+	p := &Problem{A: &DenseMatrix{N: 6, Data: a}, B: b}
+	y := make([]float64, 6)
+	var d Dense
+	res, err := d.Solve(p, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w := make([]float64, 6)
+	if r := KKTResidual(p, y, w); r > 1e-12 {
+		t.Errorf("KKT residual %.3g > 1e-12 (solver reported %.3g)", r, res.Residual)
+	}
+	want := []float64{1.8259097423238037e-08, 3.9955507835006266e-08, 0, 8.626326302062014e-08, 0, 0}
+	wantAy := []float64{2.620820514690034e-05, 2.751183531759637e-05, 5.251045060354238e-05, 6.34917068020515e-05, 2.8850101123411633e-05, 2.872416098412342e-05}
+	p.A.MulVec(w, y)
+	for i := range want {
+		if math.Abs(y[i]-want[i]) > 1e-9*want[1] {
+			t.Errorf("y[%d] = %v, want %v", i, y[i], want[i])
+		}
+		if math.Abs(w[i]-wantAy[i]) > 1e-12*wantAy[3] {
+			t.Errorf("(Ay)[%d] = %v, want %v", i, w[i], wantAy[i])
+		}
+	}
+}
+
+func nearDepData() (a, b []float64) {
+	a = []float64{
+		840.6081603148997, 193.5955390825309, -151.159434246356, 36.21762804822893, 881.8019697335338, 883.5388055088235,
+		193.5955390825309, 735.0063009676826, 390.2558339517513, -62.49003712067454, 88.12846086390698, 89.86527393691273,
+		-151.159434246356, 390.2558339517513, 636.4991044213696, 459.9595936834385, -190.36650311672796, -191.60704830001083,
+		36.21762804822893, -62.49003712067454, 459.9595936834385, 757.3006687128168, 106.97457200643025, 104.34253105048423,
+		881.8019697335338, 88.12846086390698, -190.36650311672796, 106.97457200643025, 948.5238472635194, 949.9268727572752,
+		883.5388055088235, 89.86527393691273, -191.60704830001083, 104.34253105048423, 949.9268727572752, 951.3448978383769,
+	}
+	b = []float64{-2.620820514690034e-05, -2.751183531759637e-05, -5.2510450603518444e-05, -6.34917068020515e-05, -2.885010112334773e-05, -2.8724160984045476e-05}
+	return a, b
+}
