@@ -40,6 +40,8 @@ usage:
   impactsim cradle-disturb [--eps LO:HI] [--per-decade K] [--n N] [--samples S]
                       [--operators qce,gr] [--seed S] [--out DIR]
       spread of Newton's cradle outcomes vs disturbance size (Fig. 12): CSV + PNG
+  impactsim tower stable|collapse FILE|builtin:NAME [--initial] [--steps N] [--out DIR]
+      brick towers as bar-and-joint frameworks (Rote & Zwick): stability LP, collapse
 
 operators: gr, grr, lcp, gauss_seidel, jacobi, qce, qce_lcp
 `
@@ -71,6 +73,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdChain(args[1:], stdout, stderr)
 	case "cradle-disturb":
 		err = cmdCradleDisturb(args[1:], stdout, stderr)
+	case "tower":
+		err = cmdTower(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
