@@ -5,9 +5,7 @@ go 1.26.8
 require (
 	github.com/fogleman/gg v1.3.0
 	golang.org/x/image v0.25.0
+	gonum.org/v1/gonum v0.17.0
 )
 
-require (
-	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
-	gonum.org/v1/gonum v0.17.0 // indirect
-)
+require github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
