@@ -127,10 +127,9 @@ func tryRun3D(c *runConfig, stdout, stderr io.Writer) (ok bool, err error) {
 	if c.end == 0 {
 		c.end = 1
 	}
-	res, err := simulate3D(r, c)
+	res, err := simulate3D(r, c, stderr)
 	if res != nil {
-		b, _ := json.MarshalIndent(res, "", "  ")
-		fmt.Fprintln(stdout, string(b))
+		printSummary3D(stdout, res)
 	}
 	return true, err
 }
@@ -167,7 +166,7 @@ type run3DResult struct {
 // simulate3D runs r to c.end and writes trajectory.csv (frame, time, body,
 // position, quaternion, velocity, angular velocity), energy.csv and
 // summary.json into c.out.
-func simulate3D(r *scenario.Rigid3D, c *runConfig) (*run3DResult, error) {
+func simulate3D(r *scenario.Rigid3D, c *runConfig, stderr io.Writer) (*run3DResult, error) {
 	if err := os.MkdirAll(c.out, 0o755); err != nil {
 		return nil, err
 	}
@@ -225,9 +224,14 @@ func simulate3D(r *scenario.Rigid3D, c *runConfig) (*run3DResult, error) {
 	res := &run3DResult{Scene: c.sceneArg, Law: r.Law.Name(), Mapping: r.Mapping, Bodies: sys.N(), Integrator: sys.Integrator.String(),
 		Dt: st.H, Dir: c.out, Energy0: sys.Energy(st.Q, st.V), Momentum0: [3]float64{p0.X, p0.Y, p0.Z}}
 	writeFrame()
+	prog := output.NewProgress(stderr, float64(steps), "run "+filepath.Base(c.sceneArg))
+	if c.quiet {
+		prog = output.NewProgress(io.Discard, float64(steps), "")
+	}
 	t0 := time.Now()
 	var runErr error
 	for k := 0; k < steps; k++ {
+		prog.Update(float64(k))
 		if err := st.Step(); err != nil {
 			runErr = err
 			res.Error = err.Error()
@@ -247,6 +251,7 @@ func simulate3D(r *scenario.Rigid3D, c *runConfig) (*run3DResult, error) {
 			writeFrame()
 		}
 	}
+	prog.Finish()
 	if st.N%every != 0 || runErr != nil {
 		writeFrame()
 	}
@@ -340,4 +345,17 @@ func writeScene3D(path string, r *scenario.Rigid3D, dt float64) error {
 		return err
 	}
 	return os.WriteFile(path, append(b, '\n'), 0o644)
+}
+
+func printSummary3D(w io.Writer, r *run3DResult) {
+	fmt.Fprintf(w, "scene      %s\n", r.Scene)
+	fmt.Fprintf(w, "law        %s — %s\n", r.Law, r.Mapping)
+	fmt.Fprintf(w, "bodies     %d, integrator %s, dt %g, %d steps to t = %g in %.2f s wall\n", r.Bodies, r.Integrator, r.Dt, r.Steps, r.EndTime, r.WallSeconds)
+	fmt.Fprintf(w, "contacts   %d steps with contacts, at most %d contacts\n", r.StepsWithContact, r.MaxContacts)
+	fmt.Fprintf(w, "energy     %.15g → %.15g (max relative drift %.3g)\n", r.Energy0, r.Energy1, r.MaxEnergyDrift)
+	fmt.Fprintf(w, "momentum   (%.6g, %.6g, %.6g) → (%.6g, %.6g, %.6g)\n", r.Momentum0[0], r.Momentum0[1], r.Momentum0[2], r.Momentum1[0], r.Momentum1[1], r.Momentum1[2])
+	fmt.Fprintf(w, "output     %s/{trajectory.csv,energy.csv,summary.json,scene3d.json}\n", r.Dir)
+	if r.Error != "" {
+		fmt.Fprintf(w, "ERROR      %s\n", r.Error)
+	}
 }
