@@ -11,7 +11,16 @@ const DefaultDenseMax = 300
 
 // Auto picks a solver by problem size: Dense (exact active set) when
 // m ≤ DenseMax, Sparse (MPRGP) otherwise. Result.Method names the solver
-// that ran. The zero value is ready to use and keeps the workspaces of its
+// that ran.
+//
+// On highly degenerate problems (dozens of nearly dependent contacts, as
+// signed-distance mesh contacts produce) the dense active-set method can
+// stop a hair above its tolerance, with bound variables whose remaining
+// slopes it cannot tell from rounding noise. Auto then polishes from the
+// dense iterate with MPRGP at the dense tolerance (DefaultDenseTol unless
+// the default dense solver's Tol is set) and accepts the result only if
+// its KKT residual meets that tolerance; Result.Method is then
+// "dense+sparse". Otherwise the dense solver's error is returned. The zero value is ready to use and keeps the workspaces of its
 // default solvers between calls. An Auto must not be used by several
 // goroutines at once.
 type Auto struct {
@@ -24,6 +33,7 @@ type Auto struct {
 
 	dense  Dense
 	sparse Sparse
+	polish Sparse
 }
 
 // Solve implements Solver.
@@ -39,7 +49,25 @@ func (a *Auto) Solve(p *Problem, y []float64) (Result, error) {
 		if a.Dense != nil {
 			return a.Dense.Solve(p, y)
 		}
-		return a.dense.Solve(p, y)
+		res, err := a.dense.Solve(p, y)
+		if err == nil {
+			return res, nil
+		}
+		if _, ok := err.(*NotConvergedError); !ok {
+			return res, err
+		}
+		tol := a.dense.Tol
+		if tol <= 0 {
+			tol = DefaultDenseTol
+		}
+		a.polish.Tol = tol
+		pres, perr := a.polish.Solve(p, y)
+		if perr != nil {
+			return res, fmt.Errorf("%w (MPRGP polish from it: %v)", err, perr)
+		}
+		pres.Method = MethodDense + "+" + MethodSparse
+		pres.Iterations += res.Iterations
+		return pres, nil
 	}
 	if a.Sparse != nil {
 		return a.Sparse.Solve(p, y)
