@@ -9,6 +9,13 @@ import (
 // Auto.DenseMax is zero.
 const DefaultDenseMax = 300
 
+// DenseFallbackMax is the largest m for which Auto falls back to the dense
+// active-set method when MPRGP does not converge. Its m×m workspace is
+// 200 MB at this size, and such a solve takes seconds: a safety net for
+// exactness on degenerate islands (a pile of 1,000 tori produces one of
+// 3,971 contacts), not a substitute for a sparse solver that converges.
+const DenseFallbackMax = 5000
+
 // Auto picks a solver by problem size: Dense (exact active set) when
 // m ≤ DenseMax, Sparse (MPRGP) otherwise. Result.Method names the solver
 // that ran.
@@ -20,7 +27,12 @@ const DefaultDenseMax = 300
 // dense iterate with MPRGP at the dense tolerance (DefaultDenseTol unless
 // the default dense solver's Tol is set) and accepts the result only if
 // its KKT residual meets that tolerance; Result.Method is then
-// "dense+sparse". Otherwise the dense solver's error is returned. The zero value is ready to use and keeps the workspaces of its
+// "dense+sparse". Otherwise the dense solver's error is returned.
+//
+// Conversely, when MPRGP stalls on a problem of at most DenseFallbackMax
+// variables (degenerate mesh islands of a few hundred contacts do this),
+// Auto finishes with the dense active-set method, warm-started from the
+// MPRGP iterate and, failing that, cold; Result.Method is "sparse+dense". The zero value is ready to use and keeps the workspaces of its
 // default solvers between calls. An Auto must not be used by several
 // goroutines at once.
 type Auto struct {
@@ -72,7 +84,27 @@ func (a *Auto) Solve(p *Problem, y []float64) (Result, error) {
 	if a.Sparse != nil {
 		return a.Sparse.Solve(p, y)
 	}
-	return a.sparse.Solve(p, y)
+	res, err := a.sparse.Solve(p, y)
+	if err == nil || p.A.Dim() > DenseFallbackMax {
+		return res, err
+	}
+	if _, ok := err.(*NotConvergedError); !ok {
+		return res, err
+	}
+	// MPRGP stalled on a degenerate island that the exact active-set method
+	// can still afford: finish with it, first from MPRGP's iterate, then
+	// cold. Dense's tolerance is the tighter one.
+	dres, derr := a.dense.Solve(p, y)
+	if derr != nil {
+		clear(y)
+		dres, derr = a.dense.Solve(p, y)
+	}
+	if derr != nil {
+		return res, fmt.Errorf("%w (dense active set after it: %v)", err, derr)
+	}
+	dres.Method = MethodSparse + "+" + MethodDense
+	dres.Iterations += res.Iterations
+	return dres, nil
 }
 
 // Names lists the solver names New accepts.

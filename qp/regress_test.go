@@ -1,6 +1,8 @@
 package qp
 
 import (
+	"compress/gzip"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -63,30 +65,8 @@ func nearDepData() (a, b []float64) {
 // their rounding error) it could not tell from noise; Auto must still
 // deliver 1e-12, by polishing with MPRGP from the dense iterate.
 func TestAutoDegenerateMeshIsland(t *testing.T) {
-	raw, err := os.ReadFile("testdata/degenerate_mesh_island_47.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	lines := strings.Split(string(raw), "\n")
-	m, err := strconv.Atoi(strings.TrimSpace(lines[0]))
-	if err != nil || len(lines) < m+2 {
-		t.Fatalf("bad test data: %v", err)
-	}
-	var a, b []float64
-	for i := 0; i <= m; i++ {
-		for _, f := range strings.Fields(lines[1+i]) {
-			x, err := strconv.ParseFloat(f, 64)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if i < m {
-				a = append(a, x)
-			} else {
-				b = append(b, x)
-			}
-		}
-	}
-	p := &Problem{A: &DenseMatrix{N: m, Data: a}, B: b}
+	p := loadProblem(t, "testdata/degenerate_mesh_island_47.txt")
+	m := p.A.Dim()
 	y := make([]float64, m)
 	var auto Auto
 	res, err := auto.Solve(p, y)
@@ -97,4 +77,69 @@ func TestAutoDegenerateMeshIsland(t *testing.T) {
 		t.Errorf("KKT residual %.3g > %.0e (%s reported %.3g)", r, DefaultDenseTol, res.Method, res.Residual)
 	}
 	t.Logf("%s: %d iterations, residual %.3g", res.Method, res.Iterations, res.Residual)
+}
+
+// TestAutoStalledMeshIsland is a 366-contact island from 1,000 tori piling
+// into a box (impactsim bench pile --kind mesh, step 267): MPRGP stalls at
+// KKT residual 7.4e-8 after 4,660 iterations, and Auto must finish it with
+// the exact dense method to 1e-12.
+func TestAutoStalledMeshIsland(t *testing.T) {
+	p := loadProblem(t, "testdata/stalled_mesh_island_366.txt.gz")
+	m := p.A.Dim()
+	y := make([]float64, m)
+	var auto Auto
+	res, err := auto.Solve(p, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := KKTResidual(p, y, make([]float64, m)); r > DefaultDenseTol {
+		t.Errorf("KKT residual %.3g > %.0e (%s reported %.3g)", r, DefaultDenseTol, res.Method, res.Residual)
+	}
+	t.Logf("%s: %d iterations, residual %.3g", res.Method, res.Iterations, res.Residual)
+}
+
+// loadProblem reads an LCP dumped as text: m, then m rows of A, then b
+// (gzip-compressed if the name ends in .gz).
+func loadProblem(t *testing.T, path string) *Problem {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if strings.HasSuffix(path, ".gz") {
+		zr, err := gzip.NewReader(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = zr
+	}
+	raw, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(string(raw), "\n")
+	m, err := strconv.Atoi(strings.TrimSpace(lines[0]))
+	if err != nil || len(lines) < m+2 {
+		t.Fatalf("%s: bad test data: %v", path, err)
+	}
+	var a, b []float64
+	for i := 0; i <= m; i++ {
+		for _, fld := range strings.Fields(lines[1+i]) {
+			x, err := strconv.ParseFloat(fld, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i < m {
+				a = append(a, x)
+			} else {
+				b = append(b, x)
+			}
+		}
+	}
+	if len(a) != m*m || len(b) != m {
+		t.Fatalf("%s: %d entries of A and %d of b for m = %d", path, len(a), len(b), m)
+	}
+	return &Problem{A: &DenseMatrix{N: m, Data: a}, B: b}
 }
