@@ -42,8 +42,11 @@ func (m *minAvgMax) avg() float64 {
 // cmdBench runs `bench drum`: the drum scenes of Table 2 of Smith et al.
 // 2012 with per-step timings in the table's layout.
 func cmdBench(args []string, stdout, stderr io.Writer) error {
+	if len(args) > 0 && args[0] == "pile" {
+		return cmdBenchPile(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "drum" {
-		return badInput("bench: expected 'bench drum [--n N] [--mode drop|gas] [--steps S] [--operator NAME]'")
+		return badInput("bench: expected 'bench drum [--n N] [--mode drop|gas] [--steps S] [--operator NAME]' or 'bench pile [--kind box|mesh] [--n N] [--steps S]'")
 	}
 	fs := newFlags("bench drum")
 	n := fs.Int("n", 1000, "number of balls")

@@ -33,6 +33,7 @@ usage:
   impactsim desiderata
       Table 1 of the paper, measured for every operator
   impactsim bench drum [--n N] [--mode drop|gas] [--steps S] [--operator NAME]
+  impactsim bench pile [--kind box|mesh] [--n N] [--steps S] [--from F] [--operator NAME] [--solver S] [--cpuprofile FILE]
   impactsim scenes
       list the built-in scenes
   impactsim chain [--vc V] [--va LO:HI:STEP] [--operators qce,gr,lcp,hertz] [--out DIR]
