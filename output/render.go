@@ -760,7 +760,10 @@ type gifBuilder struct {
 }
 
 func newGIFBuilder(w, h int, fps float64) *gifBuilder {
-	pal := gifPalette()
+	return newGIFBuilderPalette(w, h, fps, gifPalette())
+}
+
+func newGIFBuilderPalette(w, h int, fps float64, pal color.Palette) *gifBuilder {
 	b := &gifBuilder{w: w, h: h, lut: paletteLUT(pal), delay: gifDelay(fps)}
 	b.g.Config = image.Config{ColorModel: pal, Width: w, Height: h}
 	b.g.LoopCount = 0

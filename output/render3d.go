@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"image"
 	"image/color"
-	"image/color/palette"
 	"image/draw"
-	"image/gif"
 	"image/png"
 	"math"
 	"os"
@@ -108,11 +106,16 @@ func Render3D(frames []Frame3D, opts Render3DOptions) (*RenderInfo, error) {
 	focal := 0.5 * float64(h) / math.Tan(opts.FOV*math.Pi/360)
 	zbuf := make([]float64, w*h)
 	info := &RenderInfo{Width: w, Height: h}
-	var anim gif.GIF
-	delay := int(math.Round(100 / opts.FPS))
+	// The GIF goes through the 2D renderer's builder: a 15-bit lookup table
+	// instead of a per-pixel nearest-colour search (which made a 100-frame
+	// 800×600 render take ~50 s), delta frames, atomic save.
+	var anim *gifBuilder
+	if opts.Outputs&OutputGIF != 0 {
+		anim = newGIFBuilderPalette(w, h, opts.FPS, palette3D())
+	}
 	for fi, f := range frames {
 		img := image.NewRGBA(image.Rect(0, 0, w, h))
-		draw.Draw(img, img.Bounds(), &image.Uniform{color.RGBA{245, 245, 250, 255}}, image.Point{}, draw.Src)
+		draw.Draw(img, img.Bounds(), &image.Uniform{colBackground3D}, image.Point{}, draw.Src)
 		for i := range zbuf {
 			zbuf[i] = math.Inf(1)
 		}
@@ -141,14 +144,11 @@ func Render3D(frames []Frame3D, opts Render3DOptions) (*RenderInfo, error) {
 			if f.Color[k] < 0 && n.dot(eye.sub(a)) < 0 {
 				continue // static geometry is seen from its front side only
 			}
-			shade := 0.35 + 0.65*math.Abs(n.dot(light))
-			var base color.RGBA
-			if f.Color[k] < 0 {
-				base = color.RGBA{190, 190, 195, 255}
-			} else {
+			base := colStatic3D
+			if f.Color[k] >= 0 {
 				base = BallColor(f.Color[k])
 			}
-			col := color.RGBA{uint8(float64(base.R) * shade), uint8(float64(base.G) * shade), uint8(float64(base.B) * shade), 255}
+			col := shaded(base, int(math.Round(shadeLevels*math.Abs(n.dot(light)))))
 			rasterTri(img, zbuf, w, h, sx, sy, sz, col)
 		}
 		if opts.Outputs&OutputPNG != 0 {
@@ -166,26 +166,15 @@ func Render3D(frames []Frame3D, opts Render3DOptions) (*RenderInfo, error) {
 			}
 			info.PNGs = append(info.PNGs, path)
 		}
-		if opts.Outputs&OutputGIF != 0 {
-			pal := image.NewPaletted(img.Bounds(), palette.Plan9)
-			draw.Draw(pal, pal.Bounds(), img, image.Point{}, draw.Src)
-			anim.Image = append(anim.Image, pal)
-			anim.Delay = append(anim.Delay, delay)
+		if anim != nil {
+			anim.add(img)
 		}
 		info.Frames++
 	}
-	if opts.Outputs&OutputGIF != 0 {
+	if anim != nil {
 		path := filepath.Join(opts.Dir, "animation.gif")
-		fh, err := os.Create(path)
-		if err != nil {
-			return info, fmt.Errorf("output: %w", err)
-		}
-		err = gif.EncodeAll(fh, &anim)
-		if cerr := fh.Close(); err == nil {
-			err = cerr
-		}
-		if err != nil {
-			return info, fmt.Errorf("output: %w", err)
+		if err := anim.save(path); err != nil {
+			return info, err
 		}
 		info.GIF = path
 	}
@@ -219,4 +208,31 @@ func rasterTri(img *image.RGBA, zbuf []float64, w, h int, x, y, z [3]float64, co
 			}
 		}
 	}
+}
+
+// Flat shading uses shadeLevels+1 discrete levels so that every colour the
+// renderer draws is in the GIF palette (background, static grey and the
+// body colours, each at every level: 243 colours).
+const shadeLevels = 21
+
+var (
+	colBackground3D = color.RGBA{245, 245, 250, 255}
+	colStatic3D     = color.RGBA{190, 190, 195, 255}
+)
+
+// shaded returns base lit at level k of shadeLevels: brightness
+// 0.35 + 0.65·k/shadeLevels.
+func shaded(base color.RGBA, k int) color.RGBA {
+	s := 0.35 + 0.65*float64(k)/shadeLevels
+	return color.RGBA{uint8(float64(base.R) * s), uint8(float64(base.G) * s), uint8(float64(base.B) * s), 255}
+}
+
+func palette3D() color.Palette {
+	pal := color.Palette{colBackground3D}
+	for _, base := range append([]color.RGBA{colStatic3D}, ballColors...) {
+		for k := 0; k <= shadeLevels; k++ {
+			pal = append(pal, shaded(base, k))
+		}
+	}
+	return pal
 }
