@@ -70,6 +70,61 @@ type detector struct {
 	imgPos   [][2]float64
 	tele     []teleCollision
 	contacts []Contact
+
+	// Parallel tasks: the arguments of the current call and per-chunk
+	// outputs, concatenated in chunk order (so the result does not depend on
+	// the number of workers).
+	s        *System
+	q0, q1   []float64
+	curPairs []pair
+	drum     int
+	wcont    [][]hit
+	fBoxes   func(w, lo, hi int)
+	fCCD     func(w, lo, hi int)
+	fDrum    func(w, lo, hi int)
+	fCells   func(w, lo, hi int)
+	self     *detector
+}
+
+func (d *detector) init() {
+	if d.self == d {
+		return
+	}
+	d.self = d // first call, or the System was copied
+	d.fBoxes = d.boxesChunk
+	d.fCCD = d.ccdChunk
+	d.fDrum = d.drumChunk
+	d.fCells = d.cellsChunk
+}
+
+// hit is a contact found by a parallel task, in compact form (a Contact is
+// three times larger): ball pair (i, j) with normal n, or ball i and drum
+// d.drum when j < 0.
+type hit struct {
+	i, j int32
+	n    [2]float64
+}
+
+// gather runs f over [0, n) on the pool with per-chunk hit buffers and
+// appends the hits to d.contacts in chunk order.
+func (d *detector) gather(n int, f func(w, lo, hi int)) {
+	nch := d.g.pool.Chunks(n, parGrain)
+	if len(d.wcont) < nch {
+		d.wcont = append(d.wcont, make([][]hit, nch-len(d.wcont))...)
+	}
+	for w := range d.wcont[:nch] {
+		d.wcont[w] = d.wcont[w][:0]
+	}
+	d.g.pool.For(n, parGrain, f)
+	for _, hs := range d.wcont[:nch] {
+		for _, h := range hs {
+			if h.j >= 0 {
+				d.contacts = append(d.contacts, Contact{Kind: BallBall, I: int(h.i), J: int(h.j), Obj: -1, PortalI: -1, PortalJ: -1, N: h.n})
+			} else {
+				d.contacts = append(d.contacts, Contact{Kind: BallDrum, I: int(h.i), J: -1, Obj: d.drum, PortalI: -1, PortalJ: -1, N: h.n})
+			}
+		}
+	}
 }
 
 func (d *detector) pairs() []pair {
@@ -150,6 +205,8 @@ func ccd(a0, a1 [2]float64, ra float64, b0, b1 [2]float64, rb float64) bool {
 // teleported pairs sorted by (i, j), drums (drum-major, then ball), planes
 // (plane-major, then ball).
 func (d *detector) detect(s *System, q0, q1 []float64) {
+	d.init()
+	d.s, d.q0, d.q1 = s, q0, q1
 	d.contacts = d.contacts[:0]
 	if len(s.Portals) == 0 {
 		d.ballBallCCD(s, q0, q1)
@@ -158,20 +215,8 @@ func (d *detector) detect(s *System, q0, q1 []float64) {
 	}
 	n := s.N()
 	for di := range s.Drums {
-		dr := &s.Drums[di]
-		for i := 0; i < n; i++ {
-			if s.Fixed[i] {
-				continue
-			}
-			x1 := pos(q1, i)
-			dx, dy := dr.C[0]-x1[0], dr.C[1]-x1[1]
-			rr := dr.R - s.R[i]
-			if dx*dx+dy*dy >= rr*rr {
-				x0 := pos(q0, i)
-				nrm := pairNormal(dr.C, x0, dr.C, x1)
-				d.contacts = append(d.contacts, Contact{Kind: BallDrum, I: i, J: -1, Obj: di, PortalI: -1, PortalJ: -1, N: nrm})
-			}
-		}
+		d.drum = di
+		d.gather(n, d.fDrum)
 	}
 	for pi := range s.Planes {
 		pl := &s.Planes[pi]
@@ -184,6 +229,7 @@ func (d *detector) detect(s *System, q0, q1 []float64) {
 			}
 		}
 	}
+	d.s, d.q0, d.q1, d.curPairs = nil, nil, nil, nil
 }
 
 // ballBallCCD: without portals, SCISim bounds each ball's straight path from
@@ -192,25 +238,109 @@ func (d *detector) detect(s *System, q0, q1 []float64) {
 func (d *detector) ballBallCCD(s *System, q0, q1 []float64) {
 	n := s.N()
 	d.boxes = grow(d.boxes, n)
-	for i := 0; i < n; i++ {
-		a, b := pos(q0, i), pos(q1, i)
-		r := s.R[i]
-		d.boxes[i] = aabb{
-			math.Min(a[0], b[0]) - r, math.Min(a[1], b[1]) - r,
-			math.Max(a[0], b[0]) + r, math.Max(a[1], b[1]) + r,
+	d.g.pool.For(n, parGrain, d.fBoxes)
+	if !d.bruteForce && d.g.cellLists(d.boxes) {
+		// Broad and narrow phase in one parallel pass over the balls.
+		d.gather(n, d.fCells)
+		d.g.boxes = nil
+		return
+	}
+	d.curPairs = d.pairs()
+	d.gather(len(d.curPairs), d.fCCD)
+}
+
+// cellsChunk finds the contacts (a, b), a in [lo, hi), b > a: for each ball
+// a, the boxes of the 3×3 cells around its cell that overlap its box and
+// pass the CCD test, sorted by b. Concatenated over chunks, the contacts
+// are sorted by (a, b), as from the pair list.
+func (d *detector) cellsChunk(w, lo, hi int) {
+	s, q0, q1, g := d.s, d.q0, d.q1, &d.g
+	boxes := d.boxes
+	nx, ny := g.nx, g.ny
+	out := d.wcont[w]
+	for a := lo; a < hi; a++ {
+		c := g.key[a]
+		if c < 0 {
+			continue
+		}
+		ba := boxes[a]
+		cx, cy := c%nx, c/nx
+		x0, x1 := max(cx-1, 0), min(cx+1, nx-1)
+		first := len(out)
+		for yy := max(cy-1, 0); yy <= min(cy+1, ny-1); yy++ {
+			row := yy * nx
+			for _, b := range g.byCell[g.cellPtr[row+x0]:g.cellPtr[row+x1+1]] {
+				if int(b) <= a || !ba.overlaps(boxes[b]) {
+					continue
+				}
+				j := int(b)
+				if s.Fixed[a] && s.Fixed[j] {
+					continue
+				}
+				a0, a1, b0, b1 := pos(q0, a), pos(q1, a), pos(q0, j), pos(q1, j)
+				if ccd(a0, a1, s.R[a], b0, b1, s.R[j]) {
+					out = append(out, hit{int32(a), b, pairNormal(a0, b0, a1, b1)})
+				}
+			}
+		}
+		grp := out[first:]
+		for x := 1; x < len(grp); x++ {
+			for y := x; y > 0 && grp[y].j < grp[y-1].j; y-- {
+				grp[y], grp[y-1] = grp[y-1], grp[y]
+			}
 		}
 	}
-	for _, p := range d.pairs() {
+	d.wcont[w] = out
+}
+
+func (d *detector) boxesChunk(w, lo, hi int) {
+	q0, q1 := d.q0, d.q1
+	for i := lo; i < hi; i++ {
+		a, b := pos(q0, i), pos(q1, i)
+		r := d.s.R[i]
+		// The builtins agree with math.Min/Max (NaN and signed zeros
+		// included) and compile to fewer instructions.
+		d.boxes[i] = aabb{
+			min(a[0], b[0]) - r, min(a[1], b[1]) - r,
+			max(a[0], b[0]) + r, max(a[1], b[1]) + r,
+		}
+	}
+}
+
+func (d *detector) ccdChunk(w, lo, hi int) {
+	s, q0, q1 := d.s, d.q0, d.q1
+	out := d.wcont[w]
+	for _, p := range d.curPairs[lo:hi] {
 		i, j := int(p.a), int(p.b)
 		if s.Fixed[i] && s.Fixed[j] {
 			continue
 		}
 		a0, a1, b0, b1 := pos(q0, i), pos(q1, i), pos(q0, j), pos(q1, j)
 		if ccd(a0, a1, s.R[i], b0, b1, s.R[j]) {
-			d.contacts = append(d.contacts, Contact{Kind: BallBall, I: i, J: j, Obj: -1, PortalI: -1, PortalJ: -1,
-				N: pairNormal(a0, b0, a1, b1)})
+			out = append(out, hit{int32(i), int32(j), pairNormal(a0, b0, a1, b1)})
 		}
 	}
+	d.wcont[w] = out
+}
+
+func (d *detector) drumChunk(w, lo, hi int) {
+	s, q0, q1 := d.s, d.q0, d.q1
+	dr := &s.Drums[d.drum]
+	out := d.wcont[w]
+	for i := lo; i < hi; i++ {
+		if s.Fixed[i] {
+			continue
+		}
+		x1 := pos(q1, i)
+		dx, dy := dr.C[0]-x1[0], dr.C[1]-x1[1]
+		rr := dr.R - s.R[i]
+		if dx*dx+dy*dy >= rr*rr {
+			x0 := pos(q0, i)
+			nrm := pairNormal(dr.C, x0, dr.C, x1)
+			out = append(out, hit{int32(i), -1, nrm})
+		}
+	}
+	d.wcont[w] = out
 }
 
 func overlapping(a, b [2]float64, ra, rb float64) bool {

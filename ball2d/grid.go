@@ -1,6 +1,10 @@
 package ball2d
 
-import "math"
+import (
+	"math"
+
+	"impactsim/par"
+)
 
 // aabb is a closed axis-aligned box [x0, x1] × [y0, y1].
 type aabb struct{ x0, y0, x1, y1 float64 }
@@ -38,6 +42,27 @@ type grid struct {
 	pairs  []pair
 	sorted []pair
 	cnt    []int32
+
+	// Dense cell lists (the common case: boxes fill their bounding box).
+	pool    *par.Pool
+	boxes   []aabb   // the boxes of the current call (for the tasks)
+	red     []bounds // per chunk: bounds of its boxes
+	key     []int32  // per box: its cell, −1 if excluded
+	cellPtr []int32  // per cell: offset into byCell, len nc+1
+	byCell  []int32  // boxes sorted by cell, by index inside a cell
+	nx, ny  int32
+	h       float64
+	lo      [2]float64
+	wpairs  [][]pair // per chunk: pairs found
+	fBounds func(w, lo, hi int)
+	fKeys   func(w, lo, hi int)
+	fPairs  func(w, lo, hi int)
+	self    *grid
+}
+
+type bounds struct {
+	minX, minY, maxX, maxY, ext float64
+	n                           int
 }
 
 func grow[T any](s []T, n int) []T {
@@ -61,19 +86,19 @@ func cellHash(cx, cy int64) uint64 {
 func (g *grid) find(boxes []aabb) []pair {
 	g.pairs = g.pairs[:0]
 	nb := len(boxes)
-	minX, minY := math.Inf(1), math.Inf(1)
-	maxX, maxY := math.Inf(-1), math.Inf(-1)
-	var ext float64
-	nvalid := 0
-	for _, b := range boxes {
-		if !b.ok() {
-			continue
-		}
-		nvalid++
-		minX, minY = math.Min(minX, b.x0), math.Min(minY, b.y0)
-		maxX, maxY = math.Max(maxX, b.x1), math.Max(maxY, b.y1)
-		ext = math.Max(ext, math.Max(b.x1-b.x0, b.y1-b.y0))
+	g.init()
+	g.boxes = boxes
+	nch := g.pool.Chunks(nb, parGrain)
+	g.red = grow(g.red, nch)
+	g.pool.For(nb, parGrain, g.fBounds)
+	bd := g.red[0]
+	for _, r := range g.red[1:nch] {
+		bd.minX, bd.minY = min(bd.minX, r.minX), min(bd.minY, r.minY)
+		bd.maxX, bd.maxY = max(bd.maxX, r.maxX), max(bd.maxY, r.maxY)
+		bd.ext = max(bd.ext, r.ext)
+		bd.n += r.n
 	}
+	minX, minY, maxX, maxY, ext, nvalid := bd.minX, bd.minY, bd.maxX, bd.maxY, bd.ext, bd.n
 	if nvalid < 2 {
 		return g.pairs
 	}
@@ -84,6 +109,11 @@ func (g *grid) find(boxes []aabb) []pair {
 		g.pairs = bruteForcePairs(boxes, g.pairs)
 		return g.pairs
 	}
+	if g.findDense(boxes, minX, minY, maxX, maxY, ext) {
+		g.boxes = nil
+		return g.pairs
+	}
+	g.boxes = nil
 	h := ext
 	if span/maxCells > h {
 		h = span / maxCells
@@ -218,4 +248,200 @@ func bruteForcePairs(boxes []aabb, out []pair) []pair {
 		}
 	}
 	return out
+}
+
+// parGrain is the smallest number of boxes (or pairs) worth a worker.
+var parGrain = 4096
+
+// maxDenseCells bounds the dense cell array relative to the number of boxes:
+// beyond it (boxes scattered far apart) the hashed grid is used instead.
+func maxDenseCells(nb int) int64 { return 4*int64(nb) + 1024 }
+
+func (g *grid) init() {
+	if g.self == g {
+		return
+	}
+	g.self = g // first call, or the grid was copied
+	g.fBounds = g.boundsChunk
+	g.fKeys = g.keysChunk
+	g.fPairs = g.pairsChunk
+}
+
+func (g *grid) boundsChunk(w, lo, hi int) {
+	r := bounds{minX: math.Inf(1), minY: math.Inf(1), maxX: math.Inf(-1), maxY: math.Inf(-1)}
+	for _, b := range g.boxes[lo:hi] {
+		if !b.ok() {
+			continue
+		}
+		r.n++
+		r.minX, r.minY = min(r.minX, b.x0), min(r.minY, b.y0)
+		r.maxX, r.maxY = max(r.maxX, b.x1), max(r.maxY, b.y1)
+		r.ext = max(r.ext, b.x1-b.x0, b.y1-b.y0)
+	}
+	g.red[w] = r
+}
+
+// findDense is the cell-list broad phase: each well-formed box is filed
+// under the cell of its lower corner (cells of side h slightly above the
+// largest extent, so overlapping boxes have lower corners in the same or
+// adjacent cells), boxes are counting-sorted by cell, and each box is tested
+// against the later boxes of its cell and all boxes of the four "forward"
+// neighbour cells. The pair search runs on all workers, each on a range of
+// the cell-sorted boxes; the pairs are then sorted by (a, b), so the output
+// is the same as the hashed grid's for any worker count. It reports false
+// (doing nothing) when the dense cell array would be too large.
+func (g *grid) findDense(boxes []aabb, minX, minY, maxX, maxY, ext float64) bool {
+	nb := len(boxes)
+	h, nx, ny, ok := cellSize(nb, minX, minY, maxX, maxY, ext)
+	if !ok {
+		return false
+	}
+	g.buildCells(boxes, h, minX, minY, nx, ny)
+	nvalid := int(g.cellPtr[nx*ny])
+	nch := g.pool.Chunks(nvalid, parGrain)
+	if len(g.wpairs) < nch {
+		g.wpairs = append(g.wpairs, make([][]pair, nch-len(g.wpairs))...)
+	}
+	g.pool.For(nvalid, parGrain, g.fPairs)
+	g.pairs = g.pairs[:0]
+	for _, wp := range g.wpairs[:nch] {
+		g.pairs = append(g.pairs, wp...)
+	}
+	g.sortPairs(nb)
+	return true
+}
+
+// cellSize returns the dense cell side and grid shape for boxes with the
+// given bounds, or ok = false when the dense cell array would be too large.
+func cellSize(nb int, minX, minY, maxX, maxY, ext float64) (h float64, nx, ny int64, ok bool) {
+	h = ext * (1 + 1e-6)
+	if !(h > 0) {
+		return 0, 0, 0, false
+	}
+	fx, fy := (maxX-minX)/h, (maxY-minY)/h
+	if !(fx < 1<<30 && fy < 1<<30) {
+		return 0, 0, 0, false
+	}
+	nx, ny = int64(fx)+1, int64(fy)+1
+	nc := nx * ny
+	if nc > maxDenseCells(nb) || nc >= math.MaxInt32 {
+		return 0, 0, 0, false
+	}
+	return h, nx, ny, true
+}
+
+// cellLists builds the dense cell lists of boxes (bounds on the pool, then
+// buildCells) for callers that search the cells themselves. It reports
+// false, doing nothing useful, when find would not use the dense cells
+// (fewer than two well-formed boxes, overflowing or sparse coordinates).
+func (g *grid) cellLists(boxes []aabb) bool {
+	nb := len(boxes)
+	g.init()
+	g.boxes = boxes
+	nch := g.pool.Chunks(nb, parGrain)
+	g.red = grow(g.red, nch)
+	g.pool.For(nb, parGrain, g.fBounds)
+	bd := g.red[0]
+	for _, r := range g.red[1:nch] {
+		bd.minX, bd.minY = min(bd.minX, r.minX), min(bd.minY, r.minY)
+		bd.maxX, bd.maxY = max(bd.maxX, r.maxX), max(bd.maxY, r.maxY)
+		bd.ext = max(bd.ext, r.ext)
+		bd.n += r.n
+	}
+	if bd.n < 2 || math.IsInf(math.Max(bd.maxX-bd.minX, bd.maxY-bd.minY), 0) || math.IsInf(bd.ext, 0) {
+		return false
+	}
+	h, nx, ny, ok := cellSize(nb, bd.minX, bd.minY, bd.maxX, bd.maxY, bd.ext)
+	if !ok {
+		return false
+	}
+	g.buildCells(boxes, h, bd.minX, bd.minY, nx, ny)
+	return true
+}
+
+// buildCells files every well-formed box under the cell of its lower
+// corner and counting-sorts the boxes by cell (by index inside a cell).
+func (g *grid) buildCells(boxes []aabb, h, minX, minY float64, nx, ny int64) {
+	nb := len(boxes)
+	nc := nx * ny
+	g.h, g.lo, g.nx, g.ny = h, [2]float64{minX, minY}, int32(nx), int32(ny)
+	g.key = grow(g.key, nb)
+	g.pool.For(nb, parGrain, g.fKeys)
+	g.cellPtr = grow(g.cellPtr, int(nc)+1)
+	clear(g.cellPtr)
+	for _, k := range g.key {
+		if k >= 0 {
+			g.cellPtr[k+1]++
+		}
+	}
+	for c := 0; c < int(nc); c++ {
+		g.cellPtr[c+1] += g.cellPtr[c]
+	}
+	nvalid := int(g.cellPtr[nc])
+	g.byCell = grow(g.byCell, nvalid)
+	g.cnt = grow(g.cnt, int(nc))
+	copy(g.cnt, g.cellPtr[:nc])
+	for i, k := range g.key {
+		if k >= 0 {
+			g.byCell[g.cnt[k]] = int32(i)
+			g.cnt[k]++
+		}
+	}
+}
+
+func (g *grid) keysChunk(w, lo, hi int) {
+	nx, ny := int64(g.nx), int64(g.ny)
+	for i := lo; i < hi; i++ {
+		b := g.boxes[i]
+		if !b.ok() {
+			g.key[i] = -1
+			continue
+		}
+		cx := min(max(int64((b.x0-g.lo[0])/g.h), 0), nx-1)
+		cy := min(max(int64((b.y0-g.lo[1])/g.h), 0), ny-1)
+		g.key[i] = int32(cy*nx + cx)
+	}
+}
+
+// pairsChunk finds the pairs of the cell-sorted boxes byCell[lo:hi] with
+// boxes later in their cell or in a forward neighbour cell.
+func (g *grid) pairsChunk(w, lo, hi int) {
+	out := g.wpairs[w][:0]
+	nx, ny := g.nx, g.ny
+	boxes := g.boxes
+	for p := lo; p < hi; p++ {
+		a := g.byCell[p]
+		ba := boxes[a]
+		c := g.key[a]
+		cx, cy := c%nx, c/nx
+		// Later boxes of the same cell.
+		for _, b := range g.byCell[p+1 : g.cellPtr[c+1]] {
+			if ba.overlaps(boxes[b]) {
+				out = append(out, pair{min(a, b), max(a, b)})
+			}
+		}
+		// (cx+1, cy), then (cx−1 … cx+1, cy+1).
+		if cx+1 < nx {
+			for _, b := range g.byCell[g.cellPtr[c+1]:g.cellPtr[c+2]] {
+				if ba.overlaps(boxes[b]) {
+					out = append(out, pair{min(a, b), max(a, b)})
+				}
+			}
+		}
+		if cy+1 < ny {
+			c0, c1 := c+nx-1, c+nx+1
+			if cx == 0 {
+				c0 = c + nx
+			}
+			if cx+1 == nx {
+				c1 = c + nx
+			}
+			for _, b := range g.byCell[g.cellPtr[c0]:g.cellPtr[c1+1]] {
+				if ba.overlaps(boxes[b]) {
+					out = append(out, pair{min(a, b), max(a, b)})
+				}
+			}
+		}
+	}
+	g.wpairs[w] = out
 }

@@ -11,9 +11,30 @@ package ball2d
 // Fixed balls never move: q₁ = q₀ and v₁ = 0 for them. q1 may alias q0 and
 // v1 may alias v0.
 func (s *System) FreeFlight(q0, v0 []float64, h float64, q1, v1 []float64) {
+	f := &s.ff
+	if f.self != f { // first call, or the System was copied
+		f.self, f.run = f, f.chunk
+	}
+	f.s, f.q0, f.v0, f.h, f.q1, f.v1 = s, q0, v0, h, q1, v1
+	s.det.g.pool.For(len(s.M), parGrain, f.run)
+	f.s, f.q0, f.v0, f.q1, f.v1 = nil, nil, nil, nil, nil
+}
+
+// freeFlight holds the arguments of a parallel FreeFlight.
+type freeFlight struct {
+	s              *System
+	q0, v0, q1, v1 []float64
+	h              float64
+	run            func(w, lo, hi int)
+	self           *freeFlight
+}
+
+func (f *freeFlight) chunk(w, lo, hi int) {
+	s, q0, v0, q1, v1, h := f.s, f.q0, f.v0, f.q1, f.v1, f.h
 	g := s.Gravity
 	half := 0.5 * h
-	for i, m := range s.M {
+	for i := lo; i < hi; i++ {
+		m := s.M[i]
 		a, b := 2*i, 2*i+1
 		if s.Fixed[i] {
 			q1[a], q1[b] = q0[a], q0[b]

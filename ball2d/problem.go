@@ -13,7 +13,7 @@ import "impactsim/mech"
 //     through the portal for teleported pairs), +n for a plane, and
 //     −(x − c)/|x − c| for a drum;
 //   - one column of D per contact, the unit tangent t = (−n_y, n_x) with the
-//     same sign pattern, DContact[k] = k;
+//     same sign pattern, DContact[k] = k (no columns when NoFrictionBasis);
 //   - CoR and Mu from the system; Bodies (I, J), with −1 for static geometry
 //     and for fixed balls (they join no island).
 //
@@ -28,16 +28,29 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 	s.det.detect(s, q0, q1)
 	n := s.N()
 	p.Reset(2, 2*n)
-	for i, m := range s.M {
-		if s.Fixed[i] {
-			p.M.AppendScalarBlock(2, 0)
-			p.MInv.AppendScalarBlock(2, 0)
-			continue
+	p.M.ShapeUniform(n, 2)
+	p.MInv.ShapeUniform(n, 2)
+	mf := &s.massFill
+	if mf.self != mf {
+		mf.self, mf.run = mf, mf.chunk
+		mf.mass = func(i int) float64 {
+			if mf.s.Fixed[i] {
+				return 0
+			}
+			return mf.s.M[i]
 		}
-		p.M.AppendScalarBlock(2, m)
-		p.MInv.AppendScalarBlock(2, 1.0/m)
+		mf.inv = func(i int) float64 {
+			if mf.s.Fixed[i] {
+				return 0
+			}
+			return 1.0 / mf.s.M[i]
+		}
 	}
+	mf.s, mf.p = s, p
+	s.det.g.pool.For(n, parGrain, mf.run)
+	mf.s, mf.p = nil, nil
 	copy(p.V, v0)
+	withD := !s.NoFrictionBasis
 	for k := range s.det.contacts {
 		c := &s.det.contacts[k]
 		nx, ny := c.N[0], c.N[1]
@@ -45,17 +58,23 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 		i, j := 2*c.I, 2*c.J
 		p.G.Append(i, nx)
 		p.G.Append(i+1, ny)
-		p.D.Append(i, tx)
-		p.D.Append(i+1, ty)
+		if withD {
+			p.D.Append(i, tx)
+			p.D.Append(i+1, ty)
+		}
 		if c.J >= 0 {
 			p.G.Append(j, -nx)
 			p.G.Append(j+1, -ny)
-			p.D.Append(j, -tx)
-			p.D.Append(j+1, -ty)
+			if withD {
+				p.D.Append(j, -tx)
+				p.D.Append(j+1, -ty)
+			}
 		}
 		p.G.EndCol()
-		p.D.EndCol()
-		p.DContact = append(p.DContact, k)
+		if withD {
+			p.D.EndCol()
+			p.DContact = append(p.DContact, k)
+		}
 		p.CoR = append(p.CoR, s.CoR)
 		p.Mu = append(p.Mu, s.Mu)
 		// A fixed ball is static geometry: it joins no island.
@@ -73,3 +92,17 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 // Contacts returns the contacts of the last BuildProblem, in column order.
 // The slice is reused by the next call.
 func (s *System) Contacts() []Contact { return s.det.contacts }
+
+// massFill fills the M and M⁻¹ blocks of BuildProblem on the pool.
+type massFill struct {
+	s         *System
+	p         *mech.Problem
+	mass, inv func(int) float64
+	run       func(w, lo, hi int)
+	self      *massFill
+}
+
+func (f *massFill) chunk(w, lo, hi int) {
+	f.p.M.FillScalar(lo, hi, f.mass)
+	f.p.MInv.FillScalar(lo, hi, f.inv)
+}

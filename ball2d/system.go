@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 
+	"impactsim/par"
 	"impactsim/scene"
 )
 
@@ -89,8 +90,19 @@ type System struct {
 	// contact.
 	CoR, Mu float64
 
-	det detector
+	// NoFrictionBasis makes BuildProblem leave the friction basis D empty,
+	// saving its memory and time when no friction law will read it.
+	NoFrictionBasis bool
+
+	det      detector
+	ff       freeFlight
+	massFill massFill
 }
+
+// SetPool makes detection and free flight run on the workers of pool (nil:
+// on the calling goroutine). Results are bitwise the same for every pool
+// size.
+func (s *System) SetPool(pool *par.Pool) { s.det.g.pool = pool }
 
 // N returns the number of balls.
 func (s *System) N() int { return len(s.M) }

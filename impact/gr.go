@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"impactsim/mech"
+	"impactsim/par"
 )
 
 // GR is the Generalized Reflections operator (Alg. 2 of Smith et al. 2012).
@@ -24,12 +25,30 @@ type GR struct {
 	vt     []float64 // ṽ
 	u      []float64 // Gᵀṽ
 	idx    []int     // violator indices
-	sub    mech.Cols // G_𝕍
 	uSub   []float64
 	eps    []float64
 	ySub   []float64
 	scr    []float64 // scratch of length n
 	bodies []int     // bodies of the violator columns
+
+	// parallel products (see SetPool)
+	p         *mech.Problem
+	fNormal   func(w, lo, hi int)
+	fVelocity func(w, lo, hi int)
+	self      *GR
+}
+
+// normalChunk sets u_j = ∇g_jᵀ ṽ for the contacts [lo, hi).
+func (o *GR) normalChunk(w, lo, hi int) {
+	for j := lo; j < hi; j++ {
+		o.u[j] = o.p.G.ColDot(j, o.vt)
+	}
+}
+
+// velocityChunk sets ṽ = v⁻ + M⁻¹(Gλ) on the bodies [lo, hi), with Gλ in
+// o.scr.
+func (o *GR) velocityChunk(w, lo, hi int) {
+	o.p.MInv.MulVecAddBlocks(o.vt, o.scr, o.p.V, lo, hi)
 }
 
 func newGR(c Config) (*GR, error) {
@@ -37,7 +56,7 @@ func newGR(c Config) (*GR, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &GR{cfg: c, restitution: -1, ker: lcpSolve{solver: s}}, nil
+	return &GR{cfg: c, restitution: -1, ker: lcpSolve{solver: s, mk: c.solver}}, nil
 }
 
 // NewGR returns the GR operator with the given violator tolerance (0 =
@@ -64,8 +83,14 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	o.u = grow(o.u, m)
 	copy(o.vt, p.V)
 	maxIter := o.cfg.maxIter()
+	if o.self != o {
+		o.self, o.fNormal, o.fVelocity = o, o.normalChunk, o.velocityChunk
+	}
+	o.p = p
+	defer func() { o.p = nil }()
+	pool := o.ker.pool
 	for iter := 0; ; iter++ {
-		p.NormalVelocities(o.u, o.vt)
+		pool.For(m, 4096, o.fNormal) // u = Gᵀṽ
 		o.idx = o.idx[:0]
 		for k, x := range o.u {
 			if x < -vtol {
@@ -80,7 +105,6 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 			return st, &NotConvergedError{Operator: "gr", Iterations: iter, WorstViolation: w, Contact: k}
 		}
 		nv := len(o.idx)
-		p.G.SubCols(&o.sub, o.idx)
 		o.uSub = grow(o.uSub, nv)
 		o.eps = grow(o.eps, nv)
 		o.ySub = grow(o.ySub, nv)
@@ -94,7 +118,10 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 			}
 			o.eps[a] = 1 + c
 		}
-		r, err := o.ker.solve(&o.sub, &p.MInv, o.bodies, o.uSub, o.eps, o.ySub)
+		// The kernel reads the violator columns in place (colMap = idx).
+		o.ker.colMap = o.idx
+		r, err := o.ker.solve(&p.G, &p.MInv, o.bodies, o.uSub, o.eps, o.ySub)
+		o.ker.colMap = nil
 		st.Iterations++
 		st.Solves++
 		st.SolverIterations += r.Iterations
@@ -110,6 +137,11 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 		// ṽ = v⁻ + M⁻¹ G λ, recomputed from the accumulated impulse rather
 		// than updated incrementally so round-off does not accumulate.
 		o.scr = grow(o.scr, n)
-		p.ApplyImpulses(o.vt, p.V, lambda, nil, o.scr)
+		clear(o.scr)
+		p.G.AddMulVec(o.scr, lambda[:m])
+		pool.For(p.MInv.NumBlocks(), 2048, o.fVelocity)
 	}
 }
+
+// SetPool makes GR solve independent islands concurrently (see lcpSolve).
+func (o *GR) SetPool(pool *par.Pool) { o.ker.setPool(pool) }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"impactsim/mech"
+	"impactsim/par"
 )
 
 // GRR is generalized restitution (§5 of Smith et al. 2012): with a single
@@ -100,4 +101,13 @@ func (o *GRR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 		lambda[i] = (1-c)*o.l0[i] + c*o.l1[i]
 	}
 	return st, nil
+}
+
+// SetPool passes pool to the elastic and inelastic operators.
+func (o *GRR) SetPool(pool *par.Pool) {
+	for _, op := range []Operator{o.elastic, o.inelastic} {
+		if ps, ok := op.(interface{ SetPool(*par.Pool) }); ok {
+			ps.SetPool(pool)
+		}
+	}
 }

@@ -2,8 +2,10 @@ package impact
 
 import (
 	"fmt"
+	"slices"
 
 	"impactsim/mech"
+	"impactsim/par"
 	"impactsim/qp"
 )
 
@@ -16,14 +18,69 @@ import (
 // The product form ε∘(Gᵀv) applies a per-contact restitution: the KKT
 // conditions say ∇gᵢᵀv⁺ ≥ −cᵢ ∇gᵢᵀv, the Signorini–Fischera condition (3).
 type lcpSolve struct {
-	solver qp.Solver
+	solver qp.Solver                 // worker 0's solver
+	mk     func() (qp.Solver, error) // solvers for the other workers (nil: solver only)
+	pool   *par.Pool
 	isl    islands
+	ws     []lcpWork // per worker
+	big    []int     // islands of two or more contacts, largest first
+
+	// arguments of the current call, for the island tasks
+	g       *mech.Cols
+	minv    *mech.BlockDiag
+	u, eps  []float64
+	yOut    []float64
+	fIsland func(w, i int)
+	fSingle func(w, lo, hi int)
+	single  []int // the columns that are islands of their own
+	// colMap, when set, says that column j of the problem is column
+	// colMap[j] of g (GR passes all contacts and its violator indices
+	// instead of copying the violator columns).
+	colMap []int
+	self   *lcpSolve
+}
+
+// lcpWork is one worker's workspace for island solves.
+type lcpWork struct {
+	solver qp.Solver
 	A      mech.Delassus
 	sub    mech.Cols
 	b      []float64
 	y      []float64
-	bodies []int
 	prob   qp.Problem
+	res    qp.Result
+	gidx   []int // island columns as columns of g (with colMap)
+	maxK   int   // size of the largest island solved (for res.Method)
+	errAt  int   // smallest island (position in big) that failed, −1 if none
+	err    error // its error
+}
+
+// SetPool makes the kernel solve independent islands concurrently on the
+// workers of pool (nil: one by one). Each island is solved by the same
+// arithmetic whichever worker runs it, so the result is bitwise independent
+// of the number of workers.
+func (s *lcpSolve) setPool(pool *par.Pool) { s.pool = pool }
+
+func (s *lcpSolve) workers() error {
+	if s.self != s {
+		s.self, s.fIsland, s.fSingle = s, s.island, s.singles
+	}
+	nw := s.pool.Workers()
+	if s.mk == nil {
+		nw = 1
+	}
+	for len(s.ws) < nw {
+		w := lcpWork{solver: s.solver}
+		if len(s.ws) > 0 {
+			sv, err := s.mk()
+			if err != nil {
+				return err
+			}
+			w.solver = sv
+		}
+		s.ws = append(s.ws, w)
+	}
+	return nil
 }
 
 // solve writes y for columns g (bodies[2j], bodies[2j+1] touched by column
@@ -31,44 +88,127 @@ type lcpSolve struct {
 // largest residual of the island solves.
 func (s *lcpSolve) solve(g *mech.Cols, minv *mech.BlockDiag, bodies []int, u, eps, y []float64) (qp.Result, error) {
 	m := g.NCols()
+	if s.colMap != nil {
+		m = len(s.colMap)
+	}
 	var res qp.Result
+	if err := s.workers(); err != nil {
+		return res, err
+	}
 	s.isl.split(m, minv.NumBlocks(), bodies)
+	s.big = s.big[:0]
+	s.single = s.single[:0]
 	for c := 0; c < s.isl.n(); c++ {
 		cols := s.isl.cols(c)
 		if len(cols) == 1 {
-			// One contact: the LCP is scalar, y = max(0, −εu/A).
-			j := cols[0]
-			a := mech.ColMInvNorm(g, j, minv)
-			y[j] = 0
-			if bj := eps[j] * u[j]; bj < 0 && a > 0 {
-				y[j] = -bj / a
-			}
+			s.single = append(s.single, cols[0])
 			continue
 		}
-		g.SubCols(&s.sub, cols)
-		s.A.Assemble(&s.sub, minv)
-		k := len(cols)
-		s.b = grow(s.b, k)
-		s.y = grow(s.y, k)
-		for a, j := range cols {
-			s.b[a] = eps[j] * u[j]
-			s.y[a] = 0
+		s.big = append(s.big, c)
+	}
+	s.g, s.minv, s.u, s.eps, s.yOut = g, minv, u, eps, y
+	defer s.clearArgs()
+	s.pool.For(len(s.single), 2048, s.fSingle)
+	if len(s.big) == 0 {
+		return res, nil
+	}
+	// Largest islands first, so the workers finish together.
+	slices.SortFunc(s.big, func(a, b int) int {
+		if d := len(s.isl.cols(b)) - len(s.isl.cols(a)); d != 0 {
+			return d
 		}
-		s.prob = qp.Problem{A: &s.A, B: s.b}
-		r, err := s.solver.Solve(&s.prob, s.y)
-		res.Iterations += r.Iterations
-		res.Method = r.Method
-		if r.Residual > res.Residual {
-			res.Residual = r.Residual
+		return a - b
+	})
+	nw := len(s.ws)
+	if s.pool == nil || s.mk == nil {
+		nw = 1
+	} else {
+		nw = min(nw, s.pool.Workers())
+	}
+	for w := range s.ws[:nw] {
+		s.ws[w].res, s.ws[w].maxK, s.ws[w].errAt, s.ws[w].err = qp.Result{}, 0, -1, nil
+	}
+	if nw == 1 {
+		for i := range s.big {
+			s.island(0, i)
 		}
-		if err != nil {
-			return res, fmt.Errorf("island of %d contacts: %w", k, err)
+	} else {
+		s.pool.Each(len(s.big), s.fIsland)
+	}
+	var err error
+	errAt, maxK := -1, 0
+	for w := range s.ws[:nw] {
+		ws := &s.ws[w]
+		res.Iterations += ws.res.Iterations
+		res.Residual = max(res.Residual, ws.res.Residual)
+		if ws.maxK > maxK {
+			maxK, res.Method = ws.maxK, ws.res.Method
 		}
-		for a, j := range cols {
-			y[j] = s.y[a]
+		if ws.err != nil && (errAt < 0 || ws.errAt < errAt) {
+			errAt, err = ws.errAt, ws.err
 		}
 	}
-	return res, nil
+	return res, err
+}
+
+func (s *lcpSolve) clearArgs() { s.g, s.minv, s.u, s.eps, s.yOut = nil, nil, nil, nil, nil }
+
+// singles solves the one-contact islands s.single[lo:hi]: the LCP is
+// scalar, y = max(0, −εu/A).
+func (s *lcpSolve) singles(w, lo, hi int) {
+	for _, j := range s.single[lo:hi] {
+		gj := j
+		if s.colMap != nil {
+			gj = s.colMap[j]
+		}
+		a := mech.ColMInvNorm(s.g, gj, s.minv)
+		s.yOut[j] = 0
+		if bj := s.eps[j] * s.u[j]; bj < 0 && a > 0 {
+			s.yOut[j] = -bj / a
+		}
+	}
+}
+
+// island solves island s.big[i] on worker w.
+func (s *lcpSolve) island(w, i int) {
+	ws := &s.ws[w]
+	if ws.errAt >= 0 && ws.errAt < i {
+		return
+	}
+	cols := s.isl.cols(s.big[i])
+	k := len(cols)
+	if s.colMap != nil {
+		ws.gidx = growInt(ws.gidx, k)
+		for a, j := range cols {
+			ws.gidx[a] = s.colMap[j]
+		}
+		s.g.SubCols(&ws.sub, ws.gidx)
+	} else {
+		s.g.SubCols(&ws.sub, cols)
+	}
+	ws.A.Assemble(&ws.sub, s.minv)
+	ws.b = grow(ws.b, k)
+	ws.y = grow(ws.y, k)
+	for a, j := range cols {
+		ws.b[a] = s.eps[j] * s.u[j]
+		ws.y[a] = 0
+	}
+	ws.prob = qp.Problem{A: &ws.A, B: ws.b}
+	r, err := ws.solver.Solve(&ws.prob, ws.y)
+	ws.res.Iterations += r.Iterations
+	if k > ws.maxK {
+		ws.maxK, ws.res.Method = k, r.Method
+	}
+	ws.res.Residual = max(ws.res.Residual, r.Residual)
+	if err != nil {
+		if ws.errAt < 0 || i < ws.errAt {
+			ws.errAt, ws.err = i, fmt.Errorf("island of %d contacts: %w", k, err)
+		}
+		return
+	}
+	for a, j := range cols {
+		s.yOut[j] = ws.y[a]
+	}
 }
 
 // LCP is the Signorini–Fischera impact model (eq. 3) with Newton
@@ -88,7 +228,7 @@ func newLCP(c Config) (*LCP, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &LCP{cfg: c, restitution: -1, ker: lcpSolve{solver: s}}, nil
+	return &LCP{cfg: c, restitution: -1, ker: lcpSolve{solver: s, mk: c.solver}}, nil
 }
 
 // NewLCP returns the LCP operator with the given QP solver name ("" = auto).
@@ -124,3 +264,6 @@ func (o *LCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	}
 	return st, nil
 }
+
+// SetPool makes LCP solve independent islands concurrently (see lcpSolve).
+func (o *LCP) SetPool(pool *par.Pool) { o.ker.setPool(pool) }

@@ -109,14 +109,14 @@ func (c Config) solver() (qp.Solver, error) {
 
 func grow(s []float64, n int) []float64 {
 	if cap(s) < n {
-		return make([]float64, n)
+		return make([]float64, n, n+n/4+8)
 	}
 	return s[:n]
 }
 
 func growInt(s []int, n int) []int {
 	if cap(s) < n {
-		return make([]int, n)
+		return make([]int, n, n+n/4+8)
 	}
 	return s[:n]
 }

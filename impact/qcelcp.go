@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"impactsim/mech"
+	"impactsim/par"
 )
 
 // QCELCP is the QCE-LCP operator (eq. 19 of Zhang et al.): the
@@ -43,7 +44,7 @@ func newQCELCP(c Config) (*QCELCP, error) {
 	}
 	q := c
 	q.Name = "qce"
-	return &QCELCP{cfg: c, qce: newQCE(q), ker: lcpSolve{solver: s}}, nil
+	return &QCELCP{cfg: c, qce: newQCE(q), ker: lcpSolve{solver: s, mk: c.solver}}, nil
 }
 
 // NewQCELCP returns the QCE-LCP operator with the given QP solver name
@@ -105,3 +106,6 @@ func (o *QCELCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) 
 	}
 	return st, nil
 }
+
+// SetPool makes the LCP stage solve independent islands concurrently.
+func (o *QCELCP) SetPool(pool *par.Pool) { o.ker.setPool(pool) }

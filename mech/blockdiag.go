@@ -9,6 +9,11 @@ type BlockDiag struct {
 	Start []int     // len nblocks+1, Start[0] = 0, Start[nblocks] = n
 	Off   []int     // len nblocks+1, offsets into Data
 	Data  []float64 // concatenated row-major blocks
+
+	// uni is the common block size when every block was appended with the
+	// same size (BlockOf is then a division), −1 when sizes differ, 0 when
+	// unknown (no block appended by the methods yet, or fields set directly).
+	uni int
 }
 
 // NewBlockDiag returns an empty block-diagonal matrix with room for nblocks
@@ -27,6 +32,16 @@ func (b *BlockDiag) Reset() {
 	b.Start = append(b.Start[:0], 0)
 	b.Off = append(b.Off[:0], 0)
 	b.Data = b.Data[:0]
+	b.uni = 0
+}
+
+func (b *BlockDiag) noteSize(k int) {
+	switch {
+	case len(b.Start) == 1 && k > 0:
+		b.uni = k
+	case b.uni != k:
+		b.uni = -1
+	}
 }
 
 // AppendBlock appends a k×k block given row-major in data (len k*k).
@@ -34,6 +49,7 @@ func (b *BlockDiag) AppendBlock(k int, data ...float64) {
 	if len(data) != k*k {
 		panic(fmt.Sprintf("mech: block of size %d needs %d entries, got %d", k, k*k, len(data)))
 	}
+	b.noteSize(k)
 	b.Start = append(b.Start, b.Start[len(b.Start)-1]+k)
 	b.Data = append(b.Data, data...)
 	b.Off = append(b.Off, len(b.Data))
@@ -41,6 +57,7 @@ func (b *BlockDiag) AppendBlock(k int, data ...float64) {
 
 // AppendScalarBlock appends the k×k block s·I without allocating.
 func (b *BlockDiag) AppendScalarBlock(k int, s float64) {
+	b.noteSize(k)
 	b.Start = append(b.Start, b.Start[len(b.Start)-1]+k)
 	for i := 0; i < k; i++ {
 		for j := 0; j < k; j++ {
@@ -62,6 +79,9 @@ func (b *BlockDiag) NumBlocks() int { return len(b.Start) - 1 }
 
 // BlockOf returns the block index holding row i (binary search).
 func (b *BlockDiag) BlockOf(i int) int {
+	if u := b.uni; u > 0 && i >= 0 && len(b.Start) > 1 && b.Start[len(b.Start)-1] == u*(len(b.Start)-1) {
+		return min(i/u, len(b.Start)-2)
+	}
 	lo, hi := 0, len(b.Start)-1
 	for hi-lo > 1 {
 		mid := (lo + hi) / 2
@@ -131,4 +151,104 @@ func (b *BlockDiag) QuadForm(x, y []float64) float64 {
 		}
 	}
 	return sum
+}
+
+// SetScalarBlocks replaces the contents with nb blocks of size k, block b
+// being s(b)·I. It reuses the storage (no allocation once grown) and is the
+// bulk form of Reset followed by nb AppendScalarBlock calls.
+func (b *BlockDiag) SetScalarBlocks(nb, k int, s func(blk int) float64) {
+	b.ShapeUniform(nb, k)
+	b.FillScalar(0, nb, s)
+}
+
+// ShapeUniform sizes the matrix for nb blocks of size k without setting
+// any of them; FillScalar must then fill every block (in any order, on any
+// goroutines, for disjoint ranges).
+func (b *BlockDiag) ShapeUniform(nb, k int) {
+	b.Start = growInts(b.Start, nb+1)
+	b.Off = growInts(b.Off, nb+1)
+	kk := k * k
+	if cap(b.Data) < nb*kk {
+		b.Data = make([]float64, nb*kk)
+	}
+	b.Data = b.Data[:nb*kk]
+	b.Start[0], b.Off[0] = 0, 0
+	b.uni = 0
+	if nb > 0 && k > 0 {
+		b.uni = k
+	}
+}
+
+// FillScalar sets blocks [lo, hi) of a ShapeUniform matrix to s(b)·I.
+func (b *BlockDiag) FillScalar(lo, hi int, s func(blk int) float64) {
+	k := b.uni // set by ShapeUniform
+	if k <= 0 {
+		return
+	}
+	kk := k * k
+	if k == 2 {
+		for blk := lo; blk < hi; blk++ {
+			b.Start[blk+1] = 2 * (blk + 1)
+			b.Off[blk+1] = 4 * (blk + 1)
+			v := s(blk)
+			d := b.Data[4*blk : 4*blk+4 : 4*blk+4]
+			d[0], d[1], d[2], d[3] = v, 0, 0, v
+		}
+		return
+	}
+	for blk := lo; blk < hi; blk++ {
+		b.Start[blk+1] = (blk + 1) * k
+		b.Off[blk+1] = (blk + 1) * kk
+		v := s(blk)
+		d := b.Data[blk*kk : blk*kk+kk]
+		for i := range d {
+			d[i] = 0
+		}
+		for i := 0; i < k; i++ {
+			d[i*k+i] = v
+		}
+	}
+}
+
+func growInts(s []int, n int) []int {
+	if cap(s) < n {
+		return make([]int, n, n+n/8)
+	}
+	return s[:n]
+}
+
+// MulVecAddBlocks sets dst = B x + v on the rows of blocks [lo, hi) (the
+// same arithmetic as MulVec followed by adding v), so that disjoint block
+// ranges can be done concurrently.
+func (b *BlockDiag) MulVecAddBlocks(dst, x, v []float64, lo, hi int) {
+	if b.uni == 2 && b.Start[len(b.Start)-1] == 2*(len(b.Start)-1) {
+		// 2×2 blocks (2D bodies), the same operations unrolled.
+		data := b.Data[4*lo : 4*hi]
+		x, v, dst := x[2*lo:2*hi], v[2*lo:2*hi], dst[2*lo:2*hi]
+		for k := 0; k < hi-lo; k++ {
+			d := data[4*k : 4*k+4 : 4*k+4]
+			x0, x1 := x[2*k], x[2*k+1]
+			var s0, s1 float64
+			s0 += d[0] * x0
+			s0 += d[1] * x1
+			s1 += d[2] * x0
+			s1 += d[3] * x1
+			dst[2*k] = s0 + v[2*k]
+			dst[2*k+1] = s1 + v[2*k+1]
+		}
+		return
+	}
+	for k := lo; k < hi; k++ {
+		s, e := b.Start[k], b.Start[k+1]
+		n := e - s
+		d := b.Data[b.Off[k]:b.Off[k+1]]
+		for i := 0; i < n; i++ {
+			var sum float64
+			row := d[i*n : i*n+n]
+			for j, a := range row {
+				sum += a * x[s+j]
+			}
+			dst[s+i] = sum + v[s+i]
+		}
+	}
 }

@@ -62,7 +62,7 @@ func (d *Delassus) NNZ() int { return len(d.Val) }
 
 func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n)
+		return make([]T, n, n+n/4+8)
 	}
 	return s[:n]
 }

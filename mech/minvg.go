@@ -82,8 +82,19 @@ func (c *Cols) colBlocks(j int, blockOf func(row int) int) (b0, b1 int) {
 func ColMInvNorm(c *Cols, j int, minv *BlockDiag) float64 {
 	var sum float64
 	for a := c.Ptr[j]; a < c.Ptr[j+1]; a++ {
+		// minv.At(ra, rb), with ra's block looked up once.
+		ra := c.Row[a]
+		k := minv.BlockOf(ra)
+		s, e := minv.Start[k], minv.Start[k+1]
+		n := e - s
+		blk := minv.Data[minv.Off[k]:minv.Off[k+1]]
 		for b := c.Ptr[j]; b < c.Ptr[j+1]; b++ {
-			sum += c.Val[a] * minv.At(c.Row[a], c.Row[b]) * c.Val[b]
+			rb := c.Row[b]
+			var m float64
+			if rb >= s && rb < e {
+				m = blk[(ra-s)*n+(rb-s)]
+			}
+			sum += c.Val[a] * m * c.Val[b]
 		}
 	}
 	return sum

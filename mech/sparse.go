@@ -44,6 +44,17 @@ func (c *Cols) EndCol() {
 
 // ColDot returns column j dotted with x.
 func (c *Cols) ColDot(j int, x []float64) float64 {
+	if k := c.Ptr[j]; c.Ptr[j+1]-k == 4 {
+		// Typically a two-body contact in 2D (x, y of body I, then x, y
+		// of body J): sum the x terms and the y terms first. Each pair sum is commutative,
+		// so the result is the same bit for bit when the bodies swap
+		// places, as they do for a contact and its mirror image; the
+		// sequential sum is not, and seeds asymmetry in symmetric scenes.
+		// The conversions forbid fused multiply-adds, which would break
+		// the symmetry of the pairs.
+		v, r := c.Val[k:k+4:k+4], c.Row[k:k+4:k+4]
+		return (float64(v[0]*x[r[0]]) + float64(v[2]*x[r[2]])) + (float64(v[1]*x[r[1]]) + float64(v[3]*x[r[3]]))
+	}
 	var s float64
 	for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
 		s += c.Val[k] * x[c.Row[k]]

@@ -31,6 +31,13 @@ func benchSolve(b *testing.B, s qp.Solver, m int, warm bool) {
 	}
 	b.ReportMetric(float64(res.Iterations), "iters")
 	b.ReportMetric(res.Residual/1e-12, "resid/1e-12")
+	if sp, ok := s.(*qp.Sparse); ok {
+		st := sp.Steps
+		b.ReportMetric(float64(st.CG), "cg")
+		b.ReportMetric(float64(st.Expansion), "expand")
+		b.ReportMetric(float64(st.Proportioning), "prop")
+		b.ReportMetric(float64(st.Free), "free")
+	}
 }
 
 func BenchmarkDense_m30(b *testing.B)       { benchSolve(b, &qp.Dense{}, 30, false) }

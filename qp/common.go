@@ -57,7 +57,7 @@ func checkProblem(p *Problem, y []float64) (int, error) {
 // resize returns s with length n, reusing its storage when possible.
 func resize[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]T, n)
+		return make([]T, n, n+n/4+8)
 	}
 	return s[:n]
 }

@@ -47,6 +47,8 @@ type Sparse struct {
 	Gamma float64
 	// NoScaling disables the Jacobi scaling.
 	NoScaling bool
+	// Steps counts the kinds of step of the last Solve (diagnostics).
+	Steps SparseSteps
 
 	a        Matrix
 	s        []float64 // y = s ⊙ x
@@ -62,6 +64,14 @@ type Sparse struct {
 	alpha    float64 // expansion step length ᾱ
 	invAlpha float64
 	lam      float64 // estimate of ‖A_scaled‖
+}
+
+// SparseSteps counts the steps of one Sparse solve by kind.
+type SparseSteps struct {
+	CG, Expansion, Proportioning, Restarts int
+	// Free is the number of variables strictly inside their bounds at the
+	// end, Bound the number at a bound.
+	Free, Bound int
 }
 
 type diagonaler interface{ Diag(i int) float64 }
@@ -392,6 +402,8 @@ func (sp *Sparse) run(tol float64, maxIter int, gamma float64) (int, error) {
 	sp.estimateNorm()
 	x, g, p, ap, lo, hi := sp.x, sp.g, sp.p, sp.ap, sp.lo, sp.hi
 	its, stale := 0, 0
+	sp.Steps = SparseSteps{}
+	defer sp.countFree()
 	restart := true // p must be reset to φ
 	fresh := false  // st describes the current iterate
 	var st stats
@@ -438,6 +450,7 @@ func (sp *Sparse) run(tol float64, maxIter int, gamma float64) (int, error) {
 				return its, ErrUnbounded
 			}
 			sp.step(alpha, blk)
+			sp.Steps.Proportioning++
 			stale++
 			restart = true
 			continue
@@ -460,6 +473,7 @@ func (sp *Sparse) run(tol float64, maxIter int, gamma float64) (int, error) {
 			sp.mul(ap, p)
 			pap, pp, af, blk = sp.curvature()
 			its++
+			sp.Steps.Restarts++
 		}
 		acg := math.Inf(1)
 		if pap > curvEps*sp.lam*pp {
@@ -472,6 +486,7 @@ func (sp *Sparse) run(tol float64, maxIter int, gamma float64) (int, error) {
 		}
 		if acg > af {
 			its += sp.expand(acg, af, blk)
+			sp.Steps.Expansion++
 			stale, restart = 0, true
 			continue
 		}
@@ -479,6 +494,7 @@ func (sp *Sparse) run(tol float64, maxIter int, gamma float64) (int, error) {
 			blk = -1
 		}
 		// CG step ...
+		sp.Steps.CG++
 		var phiAp float64
 		for i, pi := range p {
 			xi := clamp(x[i]-acg*pi, lo[i], hi[i])
@@ -517,4 +533,14 @@ func normalize(v []float64) float64 {
 		}
 	}
 	return n
+}
+
+func (sp *Sparse) countFree() {
+	for i, xi := range sp.x {
+		if sp.lo[i] < xi && xi < sp.hi[i] {
+			sp.Steps.Free++
+		} else {
+			sp.Steps.Bound++
+		}
+	}
 }

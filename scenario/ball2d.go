@@ -7,6 +7,7 @@ import (
 	"impactsim/ball2d"
 	"impactsim/friction"
 	"impactsim/impact"
+	"impactsim/par"
 	"impactsim/scene"
 	"impactsim/sim"
 )
@@ -19,6 +20,10 @@ type Options struct {
 	Solver   string   // QP solver: auto, dense, sparse
 	VTol     float64  // GR/pairwise approach tolerance
 	MaxIter  int      // operator iteration cap
+	// Workers is the number of goroutines of the step loop (0 or 1: the
+	// calling goroutine only; negative: GOMAXPROCS). Ball states do not
+	// depend on it.
+	Workers int
 }
 
 // Ball2D is a runnable 2D ball scene.
@@ -27,6 +32,8 @@ type Ball2D struct {
 	Sys     *ball2d.System
 	Law     sim.ContactLaw
 	Stepper *sim.Stepper
+	// Pool runs the step loop's parallel parts (nil when serial).
+	Pool *par.Pool
 	// Mapping says in words how the scene's configuration was mapped onto
 	// impactsim's operators (for summaries).
 	Mapping string
@@ -82,6 +89,7 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 			return nil, fmt.Errorf("option --operator: %w", err)
 		}
 		law := &sim.Staggered{Impact: op}
+		sys.NoFrictionBasis = !(sys.Mu > 0) // impact only: nothing reads D
 		r.Mapping = fmt.Sprintf("operator %s (command line), QP solver %s", op.Name(), solver)
 		if sys.Mu > 0 {
 			fr, err := friction.NewMaxDissipation(solver)
@@ -114,6 +122,10 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 		return nil, fmt.Errorf("%s:%d: integrator: %w", sc.Source, sc.Integrator.Line, err)
 	}
 	r.Stepper = st
+	if opt.Workers < 0 || opt.Workers > 1 {
+		r.Pool = par.New(max(opt.Workers, 0))
+		st.SetPool(r.Pool)
+	}
 	return r, nil
 }
 
@@ -124,4 +136,14 @@ func firstPositive(xs ...float64) float64 {
 		}
 	}
 	return 0
+}
+
+// Close stops the worker goroutines (if any). The scene must not be stepped
+// afterwards.
+func (r *Ball2D) Close() {
+	if r.Pool != nil {
+		r.Stepper.SetPool(nil)
+		r.Pool.Close()
+		r.Pool = nil
+	}
 }

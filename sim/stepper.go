@@ -7,6 +7,7 @@ import (
 	"impactsim/friction"
 	"impactsim/impact"
 	"impactsim/mech"
+	"impactsim/par"
 )
 
 // System is a mechanical system that builds impact problems.
@@ -68,6 +69,50 @@ func (s *Staggered) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, 
 	return st, err
 }
 
+// SetPool passes pool to the impact and friction operators that can use it.
+func (s *Staggered) SetPool(pool *par.Pool) {
+	setPool(s.Impact, pool)
+	setPool(s.Friction, pool)
+}
+
+// PoolUser is implemented by systems and laws that can spread their work
+// over the workers of a pool.
+type PoolUser interface{ SetPool(*par.Pool) }
+
+func setPool(x any, pool *par.Pool) {
+	if pu, ok := x.(PoolUser); ok {
+		pu.SetPool(pool)
+	}
+}
+
+// SetPool makes the system and the law run on the workers of pool (nil:
+// everything on the calling goroutine). For the ball systems and the
+// GR/LCP operators the states are bitwise the same for every pool size.
+func (s *Stepper) SetPool(pool *par.Pool) {
+	setPool(s.Sys, pool)
+	setPool(s.Law, pool)
+	s.pool = pool
+}
+
+// applyImpulses sets s.vp = V + M⁻¹(Gλ + Dβ) as Problem.ApplyImpulses does
+// (same arithmetic), with the block products on the pool's workers.
+func (s *Stepper) applyImpulses() {
+	p := &s.Problem
+	clear(s.scr)
+	p.G.AddMulVec(s.scr, s.Lambda)
+	if s.Beta != nil {
+		p.D.AddMulVec(s.scr, s.Beta)
+	}
+	if s.self != s {
+		s.self, s.fVel = s, s.velocityChunk
+	}
+	s.pool.For(p.MInv.NumBlocks(), 2048, s.fVel)
+}
+
+func (s *Stepper) velocityChunk(w, lo, hi int) {
+	s.Problem.MInv.MulVecAddBlocks(s.vp, s.scr, s.V, lo, hi)
+}
+
 // StepStats describes the last step.
 type StepStats struct {
 	Contacts    int
@@ -94,6 +139,10 @@ type Stepper struct {
 	Beta    []float64    // the last step's friction impulses
 
 	qt, vt, vp, qn, vn, scr []float64
+
+	pool *par.Pool
+	fVel func(w, lo, hi int)
+	self *Stepper
 }
 
 // NewStepper returns a stepper at time zero for state (q, v), which it copies.
@@ -122,7 +171,7 @@ func NewStepper(sys System, law ContactLaw, h float64, q, v []float64) (*Stepper
 
 func growF(s []float64, n int) []float64 {
 	if cap(s) < n {
-		return make([]float64, n)
+		return make([]float64, n, n+n/4+8)
 	}
 	return s[:n]
 }
@@ -150,7 +199,7 @@ func (s *Stepper) Step() error {
 		if err != nil {
 			return fmt.Errorf("sim: step %d (t = %.10g → %.10g), %d contacts, law %s: %w", s.N+1, s.T, s.T+h, m, s.Law.Name(), err)
 		}
-		p.ApplyImpulses(s.vp, s.V, s.Lambda, s.Beta, s.scr)
+		s.applyImpulses()
 		t3 := time.Now()
 		s.Last.Impact = t3.Sub(t2)
 		s.Sys.FreeFlight(s.Q, s.vp, h, s.qn, s.vn)
