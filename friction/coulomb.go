@@ -9,21 +9,28 @@ import (
 
 // Coulomb solves normal and friction impulses together: the impulsive
 // Coulomb friction problem with Newton restitution that SCISim's
-// sobogus_friction_solver scenes ask for. For contact k with normal ∇g_k,
-// tangent t_k, restitution c_k and friction μ_k, with u⁻ = ∇g_kᵀv⁻ and
-// post-impact relative velocities u_n = ∇g_kᵀv⁺, u_t = t_kᵀv⁺:
+// sobogus_friction_solver scenes ask for, in two and three dimensions.
+// Contact k has a normal column ∇g_k of G, restitution c_k, friction μ_k
+// and the tangent columns of D that DContact assigns to it: none
+// (frictionless), one t_k (2D) or two orthonormal t₁, t₂ (3D, as rigid3d
+// builds them). With u⁻ = ∇g_kᵀv⁻, u_n = ∇g_kᵀv⁺ and the post-impact
+// tangential velocity u_t = t_kᵀv⁺, respectively u_t = (t₁ᵀv⁺, t₂ᵀv⁺),
 //
 //	0 ≤ λ_k ⊥ u_n + c_k min(u⁻, 0) ≥ 0,
-//	|β_k| ≤ μ_k λ_k,  and  β_k = −μ_k λ_k sign(u_t) whenever u_t ≠ 0.
+//	|β_k| ≤ μ_k λ_k,  and  β_k = −μ_k λ_k u_t/|u_t|  whenever u_t ≠ 0:
 //
-// It is solved by projected block Gauss–Seidel over contacts, each 2×2
-// block solved exactly by enumerating take-off, stick and the two slip
-// directions (this is the 2D analogue of the per-contact solves of the
-// So-bogus library). Iteration stops when a full sweep changes no contact's
-// normal or tangential relative velocity by more than Tol relative to the
-// largest relative speed before or after; reaching MaxIter is an error. Only one
-// tangent column per contact (2D systems) is supported; three-dimensional
-// contacts get an error until the disk-constrained local solve exists.
+// the friction set is the interval |β_k| ≤ μ_k λ_k with β_k = −μ_k λ_k
+// sign(u_t) when sliding (one column), or the disk of radius μ_k λ_k
+// with β_k = (β₁, β₂) opposing u_t (two columns).
+//
+// It is solved by projected block Gauss–Seidel over contacts, each block
+// solved exactly (this is the analogue of the per-contact solves of the
+// So-bogus library): a 2×2 block by enumerating take-off, stick and the two
+// slip directions (localInterval); a 3×3 block by take-off, stick
+// (W x = −r) or slip on the circle (localDisk). Iteration stops when a full
+// sweep changes no contact's normal or tangential relative velocity by more
+// than Tol relative to the largest relative speed before or after; reaching
+// MaxIter is an error, as is a contact with more than two tangent columns.
 type Coulomb struct {
 	Tol     float64 // default 1e-12
 	MaxIter int     // sweeps, default 5000
@@ -31,10 +38,10 @@ type Coulomb struct {
 	wg, wd mech.Cols // M⁻¹G, M⁻¹D
 	v      []float64
 	un0    []float64
-	wkk    []float64 // per contact 2×2 block W_kk = [nn nt; tn tt] stored as nn, nt, tt
-	x      []float64 // (λ, β) per contact
+	w      []float64 // per contact the symmetric block W_kk over (n, t₁, t₂), 3×3 row-major; absent tangents give zero rows
+	x      []float64 // (λ, β₁, β₂) per contact
 	vprev  []float64
-	tcol   []int // tangent column of each contact, −1 if none
+	tcol   []int // per contact its tangent columns (t₁, t₂), −1 where absent
 }
 
 // Name returns "coulomb".
@@ -71,15 +78,19 @@ func (o *Coulomb) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, er
 		maxIter = 5000
 	}
 	o.tcol = o.tcol[:0]
-	for k := 0; k < m; k++ {
+	for k := 0; k < 2*m; k++ {
 		o.tcol = append(o.tcol, -1)
 	}
 	for j := 0; j < nd; j++ {
 		k := p.DContact[j]
-		if o.tcol[k] >= 0 {
-			return st, fmt.Errorf("friction: coulomb supports one tangent per contact (2D); contact %d has more", k)
+		switch {
+		case o.tcol[2*k] < 0:
+			o.tcol[2*k] = j
+		case o.tcol[2*k+1] < 0:
+			o.tcol[2*k+1] = j
+		default:
+			return st, fmt.Errorf("friction: coulomb supports one (2D) or two (3D) tangent columns per contact; contact %d has more", k)
 		}
-		o.tcol[k] = j
 	}
 	mech.MulMInvCols(&o.wg, &p.G, &p.MInv)
 	mech.MulMInvCols(&o.wd, &p.D, &p.MInv)
@@ -87,20 +98,28 @@ func (o *Coulomb) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, er
 	copy(o.v, p.V)
 	o.un0 = grow(o.un0, m)
 	p.NormalVelocities(o.un0, p.V)
-	o.wkk = grow(o.wkk, 3*m)
-	o.x = grow(o.x, 2*m)
+	o.w = grow(o.w, 9*m)
+	o.x = grow(o.x, 3*m)
 	clear(o.x)
 	var scale float64
 	for k := 0; k < m; k++ {
 		scale = math.Max(scale, math.Abs(o.un0[k]))
-		if j := o.tcol[k]; j >= 0 {
-			scale = math.Max(scale, math.Abs(p.D.ColDot(j, p.V)))
+		j1, j2 := o.tcol[2*k], o.tcol[2*k+1]
+		w := o.w[9*k : 9*k+9]
+		clear(w)
+		w[0] = sparseDot(&p.G, k, &o.wg, k)
+		if j1 >= 0 {
+			scale = math.Max(scale, math.Abs(p.D.ColDot(j1, p.V)))
+			w[1] = sparseDot(&p.G, k, &o.wd, j1)
+			w[4] = sparseDot(&p.D, j1, &o.wd, j1)
 		}
-		o.wkk[3*k] = sparseDot(&p.G, k, &o.wg, k)
-		if j := o.tcol[k]; j >= 0 {
-			o.wkk[3*k+1] = sparseDot(&p.G, k, &o.wd, j)
-			o.wkk[3*k+2] = sparseDot(&p.D, j, &o.wd, j)
+		if j2 >= 0 {
+			scale = math.Max(scale, math.Abs(p.D.ColDot(j2, p.V)))
+			w[2] = sparseDot(&p.G, k, &o.wd, j2)
+			w[5] = sparseDot(&p.D, j1, &o.wd, j2)
+			w[8] = sparseDot(&p.D, j2, &o.wd, j2)
 		}
+		w[3], w[6], w[7] = w[1], w[2], w[5]
 	}
 	if scale == 0 {
 		scale = math.SmallestNonzeroFloat64
@@ -109,26 +128,45 @@ func (o *Coulomb) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, er
 	for sweep := 1; ; sweep++ {
 		copy(o.vprev, o.v)
 		for k := 0; k < m; k++ {
-			nn, nt, tt := o.wkk[3*k], o.wkk[3*k+1], o.wkk[3*k+2]
-			if nn <= 0 {
+			w := o.w[9*k : 9*k+9]
+			if w[0] <= 0 {
 				continue // both bodies fixed: nothing can move
 			}
-			j := o.tcol[k]
-			l0, b0 := o.x[2*k], o.x[2*k+1]
-			// Free velocities r = u(v) − W_kk x_k (+ restitution shift).
-			rn := p.G.ColDot(k, o.v) - nn*l0 - nt*b0 + p.CoR[k]*math.Min(o.un0[k], 0)
-			var rt float64
-			if j >= 0 {
-				rt = p.D.ColDot(j, o.v) - nt*l0 - tt*b0
-			}
-			l, b := localCoulomb(nn, nt, tt, rn, rt, p.Mu[k], j >= 0)
-			dl, db := l-l0, b-b0
-			if dl != 0 || db != 0 {
-				o.wg.AddScaledCol(o.v, k, dl)
-				if j >= 0 {
-					o.wd.AddScaledCol(o.v, j, db)
+			j1, j2 := o.tcol[2*k], o.tcol[2*k+1]
+			x0 := [3]float64{o.x[3*k], o.x[3*k+1], o.x[3*k+2]}
+			var x [3]float64
+			if j2 < 0 {
+				// Interval (or frictionless): free velocities
+				// r = u(v) − W_kk x_k (+ restitution shift).
+				nn, nt, tt := w[0], w[1], w[4]
+				rn := p.G.ColDot(k, o.v) - nn*x0[0] - nt*x0[1] + p.CoR[k]*math.Min(o.un0[k], 0)
+				var rt float64
+				if j1 >= 0 {
+					rt = p.D.ColDot(j1, o.v) - nt*x0[0] - tt*x0[1]
 				}
-				o.x[2*k], o.x[2*k+1] = l, b
+				x[0], x[1] = localInterval(nn, nt, tt, rn, rt, p.Mu[k], j1 >= 0)
+			} else {
+				// Disk: r = u(v) + restitution shift − W_kk x_k.
+				u := [3]float64{
+					p.G.ColDot(k, o.v) + p.CoR[k]*math.Min(o.un0[k], 0),
+					p.D.ColDot(j1, o.v),
+					p.D.ColDot(j2, o.v),
+				}
+				var r [3]float64
+				for a := 0; a < 3; a++ {
+					r[a] = u[a] - (w[3*a]*x0[0] + w[3*a+1]*x0[1] + w[3*a+2]*x0[2])
+				}
+				x = localDisk(w, r, p.Mu[k])
+			}
+			if x != x0 {
+				o.wg.AddScaledCol(o.v, k, x[0]-x0[0])
+				if j1 >= 0 {
+					o.wd.AddScaledCol(o.v, j1, x[1]-x0[1])
+				}
+				if j2 >= 0 {
+					o.wd.AddScaledCol(o.v, j2, x[2]-x0[2])
+				}
+				o.x[3*k], o.x[3*k+1], o.x[3*k+2] = x[0], x[1], x[2]
 			}
 		}
 		// Converged when a full sweep no longer changes any contact's
@@ -141,10 +179,12 @@ func (o *Coulomb) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, er
 			un := p.G.ColDot(k, o.v)
 			change = math.Max(change, math.Abs(un-p.G.ColDot(k, o.vprev)))
 			vel = math.Max(vel, math.Abs(un))
-			if j := o.tcol[k]; j >= 0 {
-				ut := p.D.ColDot(j, o.v)
-				change = math.Max(change, math.Abs(ut-p.D.ColDot(j, o.vprev)))
-				vel = math.Max(vel, math.Abs(ut))
+			for _, j := range o.tcol[2*k : 2*k+2] {
+				if j >= 0 {
+					ut := p.D.ColDot(j, o.v)
+					change = math.Max(change, math.Abs(ut-p.D.ColDot(j, o.vprev)))
+					vel = math.Max(vel, math.Abs(ut))
+				}
 			}
 		}
 		st.Iterations = sweep
@@ -157,17 +197,20 @@ func (o *Coulomb) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, er
 		}
 	}
 	for k := 0; k < m; k++ {
-		lambda[k] = o.x[2*k]
-		if j := o.tcol[k]; j >= 0 {
-			beta[j] = o.x[2*k+1]
+		lambda[k] = o.x[3*k]
+		for c, j := range o.tcol[2*k : 2*k+2] {
+			if j >= 0 {
+				beta[j] = o.x[3*k+1+c]
+			}
 		}
 	}
 	return st, nil
 }
 
-// localCoulomb solves one contact exactly: find (λ, β) with
-// u = W (λ, β) + r, W = [nn nt; nt tt], satisfying take-off, stick or slip.
-func localCoulomb(nn, nt, tt, rn, rt, mu float64, hasT bool) (float64, float64) {
+// localInterval solves one contact with at most one tangent column
+// exactly: find (λ, β) with u = W (λ, β) + r, W = [nn nt; nt tt],
+// satisfying take-off, stick or slip.
+func localInterval(nn, nt, tt, rn, rt, mu float64, hasT bool) (float64, float64) {
 	if rn >= 0 {
 		return 0, 0 // take-off: no impulse needed
 	}

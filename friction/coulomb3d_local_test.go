@@ -6,11 +6,11 @@ import (
 	"testing"
 )
 
-// TestLocalCoulomb3DRandom: for the contact blocks of random rigid bodies
+// TestLocalDiskRandom: for the contact blocks of random rigid bodies
 // against the ground, W = I/m + Cᵀ diag(1/I) C with C = [r×] in the
 // contact frame (random mass, moments, lever arm), random free velocities
 // and μ ∈ [0, 1.5], the local solution satisfies the contact conditions.
-func TestLocalCoulomb3DRandom(t *testing.T) {
+func TestLocalDiskRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	bad := 0
 	for trial := 0; trial < 20000; trial++ {
@@ -40,7 +40,7 @@ func TestLocalCoulomb3DRandom(t *testing.T) {
 		}
 		r := [3]float64{rng.NormFloat64(), rng.NormFloat64(), rng.NormFloat64()}
 		mu := rng.Float64() * 1.5
-		x := localCoulomb3D(w, r, mu, true)
+		x := localDisk(w, r, mu)
 		var u [3]float64
 		for i := 0; i < 3; i++ {
 			u[i] = w[3*i]*x[0] + w[3*i+1]*x[1] + w[3*i+2]*x[2] + r[i]

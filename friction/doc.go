@@ -8,10 +8,16 @@
 //
 //	β = argmin_z ½ ‖p + Gλ + Dz‖²_{M⁻¹},   0 ≤ z ≤ diag(μ) λ.
 //
-// Coulomb couples normal and friction impulses (Newton restitution plus the
-// Coulomb friction interval in 2D) and solves them by projected block
-// Gauss–Seidel with exact per-contact solves; it stands in for SCISim's
-// sobogus_friction_solver.
+// Coulomb couples normal and friction impulses (Newton restitution plus
+// Coulomb's law) and solves them by projected block Gauss–Seidel with exact
+// per-contact solves; it stands in for SCISim's sobogus_friction_solver in
+// 2D and 3D. Each contact takes its friction set from the tangent columns
+// DContact gives it: with one column (2D) the interval |β_k| ≤ μ_k λ_k,
+// solved by enumerating take-off, stick and the two slip directions; with
+// two orthonormal columns (3D) the disk ‖β_k‖ ≤ μ_k λ_k, solved by
+// take-off, stick or slip along the direction opposing the tangential
+// velocity; with none, frictionless. All contacts share one sweep and one
+// convergence test on contact relative velocities.
 //
 // BoxedLCP (eqs. 20–21 of Zhang et al.) wraps any normal impact operator:
 // normal impulses with the operator's restitution targets and friction

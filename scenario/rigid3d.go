@@ -103,7 +103,7 @@ func loadMesh(path string) (*meshGeo, error) {
 // NewRigid3D builds the system, contact law and stepper for a rigidbody3d
 // scene with options opt (same meaning as for NewBall2D). SCISim's
 // sobogus and staggered-projections Coulomb solvers map to
-// friction.Coulomb3D (Newton restitution and Coulomb's law on the friction
+// friction.Coulomb (Newton restitution and Coulomb's law on the friction
 // disk, solved together); an impact operator (scene or --operator) is
 // followed by maximal-dissipation friction (Alg. 3) when μ > 0.
 func NewRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
@@ -148,8 +148,8 @@ func NewRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 		}
 		r.Mapping = fmt.Sprintf("scene operator %s, QP solver %s", op.Name(), solver)
 	case sc.Friction.Kind != "":
-		law = &friction.Coulomb3D{Tol: sc.Friction.Tol, MaxIter: sc.Friction.MaxIters}
-		r.Mapping = fmt.Sprintf("scene %s friction solver (staggering %q) → impactsim coupled Coulomb law on the friction disk (coulomb3d), μ = %g, c = %g, tol %g",
+		law = &friction.Coulomb{Tol: sc.Friction.Tol, MaxIter: sc.Friction.MaxIters}
+		r.Mapping = fmt.Sprintf("scene %s friction solver (staggering %q) → impactsim coupled Coulomb law on the friction disk (coulomb), μ = %g, c = %g, tol %g",
 			sc.Friction.Kind, sc.Friction.Staggering, sys.Mu, sys.CoR, sc.Friction.Tol)
 	default:
 		op, _ = impact.New(impact.Config{Name: "gr", Solver: solver, MaxIter: opt.MaxIter})
