@@ -35,18 +35,22 @@ func (k ContactKind) String() string {
 }
 
 // Contact is one active constraint of the last BuildProblem, in column order.
+//
+// The fields are 32-bit (8-bit for the portal planes) so that a contact
+// takes 40 bytes: a drum pile holds about one contact per ball.
 type Contact struct {
 	Kind ContactKind
+	// PlaneI/PlaneJ say through which plane of its portal (0 = A, 1 = B)
+	// the image of ball I/J was taken for a TeleportedBallBall contact.
+	PlaneI, PlaneJ int8
 	// I and J are the balls (I < J); J = -1 for drum and plane contacts.
-	I, J int
+	I, J int32
 	// Obj is the drum or plane index, -1 for ball pairs.
-	Obj int
+	Obj int32
 	// PortalI/PortalJ give the portal through which the image of ball I/J
 	// was taken for a TeleportedBallBall contact (-1 if that ball is not
-	// teleported); PlaneI/PlaneJ say through which of its planes (0 = A,
-	// 1 = B).
-	PortalI, PortalJ int
-	PlaneI, PlaneJ   int
+	// teleported).
+	PortalI, PortalJ int32
 	// N is the unit contact normal at q₀: the gradient of the constraint with
 	// respect to ball I's position (ball J gets −N).
 	N [2]float64
@@ -119,9 +123,9 @@ func (d *detector) gather(n int, f func(w, lo, hi int)) {
 	for _, hs := range d.wcont[:nch] {
 		for _, h := range hs {
 			if h.j >= 0 {
-				d.contacts = append(d.contacts, Contact{Kind: BallBall, I: int(h.i), J: int(h.j), Obj: -1, PortalI: -1, PortalJ: -1, N: h.n})
+				d.contacts = append(d.contacts, Contact{Kind: BallBall, I: h.i, J: h.j, Obj: -1, PortalI: -1, PortalJ: -1, N: h.n})
 			} else {
-				d.contacts = append(d.contacts, Contact{Kind: BallDrum, I: int(h.i), J: -1, Obj: d.drum, PortalI: -1, PortalJ: -1, N: h.n})
+				d.contacts = append(d.contacts, Contact{Kind: BallDrum, I: h.i, J: -1, Obj: int32(d.drum), PortalI: -1, PortalJ: -1, N: h.n})
 			}
 		}
 	}
@@ -225,7 +229,7 @@ func (d *detector) detect(s *System, q0, q1 []float64) {
 				continue
 			}
 			if touches(pl, pos(q1, i), s.R[i]) {
-				d.contacts = append(d.contacts, Contact{Kind: BallPlane, I: i, J: -1, Obj: pi, PortalI: -1, PortalJ: -1, N: pl.N})
+				d.contacts = append(d.contacts, Contact{Kind: BallPlane, I: int32(i), J: -1, Obj: int32(pi), PortalI: -1, PortalJ: -1, N: pl.N})
 			}
 		}
 	}
@@ -395,7 +399,7 @@ func (d *detector) ballBallPortals(s *System, q0, q1 []float64) {
 				continue
 			}
 			if overlapping(pos(q1, a), pos(q1, b), s.R[a], s.R[b]) {
-				d.contacts = append(d.contacts, Contact{Kind: BallBall, I: a, J: b, Obj: -1, PortalI: -1, PortalJ: -1,
+				d.contacts = append(d.contacts, Contact{Kind: BallBall, I: int32(a), J: int32(b), Obj: -1, PortalI: -1, PortalJ: -1,
 					N: pairNormal(pos(q0, a), pos(q0, b), pos(q1, a), pos(q1, b))})
 			}
 			continue
@@ -446,8 +450,8 @@ func (d *detector) ballBallPortals(s *System, q0, q1 []float64) {
 		e0 := s.imageAt(q1, int(tc.b0), int(tc.p0), tc.pl0)
 		e1 := s.imageAt(q1, int(tc.b1), int(tc.p1), tc.pl1)
 		d.contacts = append(d.contacts, Contact{
-			Kind: TeleportedBallBall, I: int(tc.b0), J: int(tc.b1), Obj: -1,
-			PortalI: int(tc.p0), PortalJ: int(tc.p1), PlaneI: int(tc.pl0), PlaneJ: int(tc.pl1),
+			Kind: TeleportedBallBall, I: tc.b0, J: tc.b1, Obj: -1,
+			PortalI: tc.p0, PortalJ: tc.p1, PlaneI: tc.pl0, PlaneJ: tc.pl1,
 			N: pairNormal(c0, c1, e0, e1),
 		})
 	}

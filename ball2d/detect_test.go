@@ -304,7 +304,7 @@ func checkProblem(t *testing.T, s *System, p *mech.Problem) {
 		if math.Abs(gg-bodies) > 1e-14 || math.Abs(dd-bodies) > 1e-14 || math.Abs(gd) > 1e-15 {
 			t.Fatalf("contact %d: |g|²=%v |d|²=%v g·d=%v", k, gg, dd, gd)
 		}
-		wantI, wantJ := c.I, c.J
+		wantI, wantJ := int(c.I), int(c.J)
 		if s.Fixed[wantI] {
 			wantI = -1
 		}

@@ -55,7 +55,7 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 		c := &s.det.contacts[k]
 		nx, ny := c.N[0], c.N[1]
 		tx, ty := -ny, nx
-		i, j := 2*c.I, 2*c.J
+		i, j := 2*int(c.I), 2*int(c.J)
 		p.G.Append(i, nx)
 		p.G.Append(i+1, ny)
 		if withD {
@@ -78,7 +78,7 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 		p.CoR = append(p.CoR, s.CoR)
 		p.Mu = append(p.Mu, s.Mu)
 		// A fixed ball is static geometry: it joins no island.
-		bi, bj := c.I, c.J
+		bi, bj := int(c.I), int(c.J)
 		if s.Fixed[bi] {
 			bi = -1
 		}

@@ -28,8 +28,9 @@ type GR struct {
 	uSub   []float64
 	eps    []float64
 	ySub   []float64
-	scr    []float64 // scratch of length n
-	bodies []int     // bodies of the violator columns
+	scr    []float64 // Gλ (length n): o.vt itself, or scrOwn
+	scrOwn []float64
+	bodies []int // bodies of the violator columns
 
 	// parallel products (see SetPool)
 	p         *mech.Problem
@@ -136,7 +137,16 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 		}
 		// ṽ = v⁻ + M⁻¹ G λ, recomputed from the accumulated impulse rather
 		// than updated incrementally so round-off does not accumulate.
-		o.scr = grow(o.scr, n)
+		// Gλ is summed in ṽ's own storage when M⁻¹ can be applied in
+		// place (one state vector less; the arithmetic is the same).
+		if p.MInv.MaxBlock() <= mech.MaxInPlaceBlock {
+			o.scr = o.vt
+		} else {
+			if len(o.scrOwn) < n {
+				o.scrOwn = make([]float64, n, n+n/4+8)
+			}
+			o.scr = o.scrOwn[:n]
+		}
 		clear(o.scr)
 		p.G.AddMulVec(o.scr, lambda[:m])
 		pool.For(p.MInv.NumBlocks(), 2048, o.fVelocity)

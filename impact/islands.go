@@ -6,18 +6,27 @@ package impact
 // components, so solving them one by one gives the same answer as one big
 // solve, with smaller (and more often dense-exact) sub-problems.
 type islands struct {
-	parent []int // union–find over bodies
-	root   []int // per column: root body of its component
-	order  []int // columns grouped by component
-	start  []int // component c holds order[start[c]:start[c+1]]
-	rootID []int // body → component index (−1 if unassigned)
+	// The per-body and per-column arrays are 32-bit: they are as long as
+	// the system and its contact list.
+	parent []int32 // union–find over bodies
+	root   []int32 // per column: its component
+	order  []int   // columns grouped by component
+	start  []int   // component c holds order[start[c]:start[c+1]]
+	rootID []int32 // body → component index (−1 if unassigned)
 	count  []int
 }
 
+func growInt32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n, n+n/4+8)
+	}
+	return s[:n]
+}
+
 func (s *islands) find(b int) int {
-	for s.parent[b] != b {
+	for int(s.parent[b]) != b {
 		s.parent[b] = s.parent[s.parent[b]]
-		b = s.parent[b]
+		b = int(s.parent[b])
 	}
 	return b
 }
@@ -27,9 +36,9 @@ func (s *islands) find(b int) int {
 // their relative order inside a component and components are ordered by
 // their first column, so the grouping is deterministic.
 func (s *islands) split(m, nb int, bodies []int) {
-	s.parent = growInt(s.parent, nb)
+	s.parent = growInt32(s.parent, nb)
 	for b := range s.parent {
-		s.parent[b] = b
+		s.parent[b] = int32(b)
 	}
 	for j := 0; j < m; j++ {
 		a, b := bodies[2*j], bodies[2*j+1]
@@ -37,18 +46,18 @@ func (s *islands) split(m, nb int, bodies []int) {
 			ra, rb := s.find(a), s.find(b)
 			if ra != rb {
 				if ra < rb {
-					s.parent[rb] = ra
+					s.parent[rb] = int32(ra)
 				} else {
-					s.parent[ra] = rb
+					s.parent[ra] = int32(rb)
 				}
 			}
 		}
 	}
-	s.rootID = growInt(s.rootID, nb)
+	s.rootID = growInt32(s.rootID, nb)
 	for b := range s.rootID {
 		s.rootID[b] = -1
 	}
-	s.root = growInt(s.root, m)
+	s.root = growInt32(s.root, m)
 	s.count = s.count[:0]
 	for j := 0; j < m; j++ {
 		b := bodies[2*j]
@@ -57,7 +66,7 @@ func (s *islands) split(m, nb int, bodies []int) {
 		}
 		r := s.find(b)
 		if s.rootID[r] < 0 {
-			s.rootID[r] = len(s.count)
+			s.rootID[r] = int32(len(s.count))
 			s.count = append(s.count, 0)
 		}
 		c := s.rootID[r]

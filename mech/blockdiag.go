@@ -217,9 +217,27 @@ func growInts(s []int, n int) []int {
 	return s[:n]
 }
 
+// MaxInPlaceBlock is the largest block size for which MulVecAddBlocks
+// accepts dst = x.
+const MaxInPlaceBlock = 16
+
+// MaxBlock returns the size of the largest block (0 for no blocks).
+func (b *BlockDiag) MaxBlock() int {
+	if b.uni > 0 {
+		return b.uni
+	}
+	k := 0
+	for i := 0; i+1 < len(b.Start); i++ {
+		k = max(k, b.Start[i+1]-b.Start[i])
+	}
+	return k
+}
+
 // MulVecAddBlocks sets dst = B x + v on the rows of blocks [lo, hi) (the
 // same arithmetic as MulVec followed by adding v), so that disjoint block
-// ranges can be done concurrently.
+// ranges can be done concurrently. dst may be x itself when no block is
+// larger than MaxInPlaceBlock: each block of x is read before the block of
+// dst is written.
 func (b *BlockDiag) MulVecAddBlocks(dst, x, v []float64, lo, hi int) {
 	if b.uni == 2 && b.Start[len(b.Start)-1] == 2*(len(b.Start)-1) {
 		// 2×2 blocks (2D bodies), the same operations unrolled.
@@ -238,15 +256,21 @@ func (b *BlockDiag) MulVecAddBlocks(dst, x, v []float64, lo, hi int) {
 		}
 		return
 	}
+	var buf [MaxInPlaceBlock]float64
 	for k := lo; k < hi; k++ {
 		s, e := b.Start[k], b.Start[k+1]
 		n := e - s
 		d := b.Data[b.Off[k]:b.Off[k+1]]
+		xb := x[s:e]
+		if n <= len(buf) {
+			xb = buf[:n]
+			copy(xb, x[s:e])
+		}
 		for i := 0; i < n; i++ {
 			var sum float64
 			row := d[i*n : i*n+n]
 			for j, a := range row {
-				sum += a * x[s+j]
+				sum += a * xb[j]
 			}
 			dst[s+i] = sum + v[s+i]
 		}

@@ -17,11 +17,9 @@ type Delassus struct {
 	diag []float64
 
 	// workspace
-	blkStamp []int // per block of M⁻¹: stamp of the call that last saw it
-	blkLocal []int // per block of M⁻¹: its local id in that call
-	stamp    int
-	blocks   []int // local id → block of M⁻¹
-	adjPtr   []int // local block → columns touching it (CSR)
+	blkLocal []int32 // per block of M⁻¹: its local id in this call, −1 between calls
+	blocks   []int   // local id → block of M⁻¹
+	adjPtr   []int   // local block → columns touching it (CSR)
 	adjCol   []int
 	colBlk   []int // per column: up to two touched local blocks (−1 if none)
 	mark     []int // scatter marker per column
@@ -78,24 +76,25 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 	nb := minv.NumBlocks()
 	d.n = m
 
-	// Local ids for the blocks g touches, stamped so the per-block arrays
-	// need no clearing between calls.
-	if len(d.blkStamp) < nb {
-		d.blkStamp = make([]int, nb)
-		d.blkLocal = make([]int, nb)
-		d.stamp = 0
+	// Local ids for the blocks g touches. The per-block array is −1 outside
+	// this call (the blocks it sets are reset once the columns are mapped),
+	// so it needs no clearing between calls and costs 4 bytes per block of
+	// M⁻¹.
+	if len(d.blkLocal) < nb {
+		d.blkLocal = make([]int32, nb)
+		for b := range d.blkLocal {
+			d.blkLocal[b] = -1
+		}
 	}
-	d.stamp++
 	local := func(b int) int {
 		if b < 0 {
 			return -1
 		}
-		if d.blkStamp[b] != d.stamp {
-			d.blkStamp[b] = d.stamp
-			d.blkLocal[b] = len(d.blocks)
+		if d.blkLocal[b] < 0 {
+			d.blkLocal[b] = int32(len(d.blocks))
 			d.blocks = append(d.blocks, b)
 		}
-		return d.blkLocal[b]
+		return int(d.blkLocal[b])
 	}
 	d.blocks = d.blocks[:0]
 	d.colBlk = grow(d.colBlk, 2*m)
@@ -104,6 +103,9 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 		d.colBlk[2*j], d.colBlk[2*j+1] = local(b0), local(b1)
 	}
 	nl := len(d.blocks)
+	for _, b := range d.blocks {
+		d.blkLocal[b] = -1
+	}
 
 	// Local block → columns touching it (CSR).
 	d.adjPtr = grow(d.adjPtr, nl+1)

@@ -95,9 +95,14 @@ func (s *Stepper) SetPool(pool *par.Pool) {
 }
 
 // applyImpulses sets s.vp = V + M⁻¹(Gλ + Dβ) as Problem.ApplyImpulses does
-// (same arithmetic), with the block products on the pool's workers.
+// (same arithmetic), with the block products on the pool's workers. It runs
+// once the problem is solved, when the free-flight prediction (q̃, ṽ) is no
+// longer needed: Gλ + Dβ is summed in ṽ's storage and v⁺ is written over q̃
+// (len(q̃) ≥ n), which saves two state vectors.
 func (s *Stepper) applyImpulses() {
 	p := &s.Problem
+	n := len(s.V)
+	s.scr, s.vp = s.vt[:n], s.qt[:n]
 	clear(s.scr)
 	p.G.AddMulVec(s.scr, s.Lambda)
 	if s.Beta != nil {
@@ -138,7 +143,12 @@ type Stepper struct {
 	Lambda  []float64    // the last step's normal impulses
 	Beta    []float64    // the last step's friction impulses
 
-	qt, vt, vp, qn, vn, scr []float64
+	// qt and vt hold the free-flight prediction (q̃, ṽ); vp (v⁺) and scr
+	// alias them while the impulses are applied. qn holds the new positions
+	// when len(q) ≠ len(v); otherwise they go into V's storage (see Step),
+	// so the stepper keeps four state vectors, not eight.
+	qt, vt, qn []float64
+	vp, scr    []float64
 
 	pool *par.Pool
 	fVel func(w, lo, hi int)
@@ -162,10 +172,9 @@ func NewStepper(sys System, law ContactLaw, h float64, q, v []float64) (*Stepper
 		Q: append([]float64(nil), q...), V: append([]float64(nil), v...)}
 	s.qt = make([]float64, nq)
 	s.vt = make([]float64, n)
-	s.vp = make([]float64, n)
-	s.qn = make([]float64, nq)
-	s.vn = make([]float64, n)
-	s.scr = make([]float64, n)
+	if nq != n {
+		s.qn = make([]float64, nq)
+	}
 	return s, nil
 }
 
@@ -189,8 +198,10 @@ func (s *Stepper) Step() error {
 	m := p.NContacts()
 	s.Last = StepStats{Contacts: m, Integration: t1.Sub(t0), Detection: t2.Sub(t1)}
 	if m == 0 {
-		copy(s.qn, s.qt)
-		copy(s.vn, s.vt)
+		// The prediction is the new state.
+		s.Sys.AfterStep(s.qt, s.vt)
+		s.Q, s.qt = s.qt, s.Q
+		s.V, s.vt = s.vt, s.V
 	} else {
 		s.Lambda = growF(s.Lambda, m)
 		s.Beta = growF(s.Beta, p.D.NCols())
@@ -202,12 +213,24 @@ func (s *Stepper) Step() error {
 		s.applyImpulses()
 		t3 := time.Now()
 		s.Last.Impact = t3.Sub(t2)
-		s.Sys.FreeFlight(s.Q, s.vp, h, s.qn, s.vn)
+		// v⁺ is in qt and ṽ is no longer needed: the new velocity goes
+		// into vt, and the new positions into qn, or into V's storage
+		// (v⁻ is not read again; the problem holds its own copy).
+		qn := s.qn
+		if qn == nil {
+			qn = s.V
+		}
+		s.Sys.FreeFlight(s.Q, s.vp, h, qn, s.vt)
 		s.Last.Integration += time.Since(t3)
+		s.Sys.AfterStep(qn, s.vt)
+		if s.qn == nil {
+			s.Q, s.V, s.qt, s.vt = s.V, s.vt, s.Q, s.qt
+		} else {
+			s.Q, s.qn = s.qn, s.Q
+			s.V, s.vt = s.vt, s.V
+		}
+		s.vp, s.scr = nil, nil
 	}
-	s.Sys.AfterStep(s.qn, s.vn)
-	s.Q, s.qn = s.qn, s.Q
-	s.V, s.vn = s.vn, s.V
 	s.N++
 	s.T = float64(s.N) * h
 	return nil
