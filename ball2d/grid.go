@@ -86,18 +86,7 @@ func cellHash(cx, cy int64) uint64 {
 func (g *grid) find(boxes []aabb) []pair {
 	g.pairs = g.pairs[:0]
 	nb := len(boxes)
-	g.init()
-	g.boxes = boxes
-	nch := g.pool.Chunks(nb, parGrain)
-	g.red = grow(g.red, nch)
-	g.pool.For(nb, parGrain, g.fBounds)
-	bd := g.red[0]
-	for _, r := range g.red[1:nch] {
-		bd.minX, bd.minY = min(bd.minX, r.minX), min(bd.minY, r.minY)
-		bd.maxX, bd.maxY = max(bd.maxX, r.maxX), max(bd.maxY, r.maxY)
-		bd.ext = max(bd.ext, r.ext)
-		bd.n += r.n
-	}
+	bd := g.bounds(boxes)
 	minX, minY, maxX, maxY, ext, nvalid := bd.minX, bd.minY, bd.maxX, bd.maxY, bd.ext, bd.n
 	if nvalid < 2 {
 		return g.pairs
@@ -257,6 +246,25 @@ var parGrain = 4096
 // beyond it (boxes scattered far apart) the hashed grid is used instead.
 func maxDenseCells(nb int) int64 { return 4*int64(nb) + 1024 }
 
+// bounds reduces the bounding box, largest extent and count of the
+// well-formed boxes over the pool's chunks, in chunk order.
+func (g *grid) bounds(boxes []aabb) bounds {
+	nb := len(boxes)
+	g.init()
+	g.boxes = boxes
+	nch := g.pool.Chunks(nb, parGrain)
+	g.red = grow(g.red, nch)
+	g.pool.For(nb, parGrain, g.fBounds)
+	bd := g.red[0]
+	for _, r := range g.red[1:nch] {
+		bd.minX, bd.minY = min(bd.minX, r.minX), min(bd.minY, r.minY)
+		bd.maxX, bd.maxY = max(bd.maxX, r.maxX), max(bd.maxY, r.maxY)
+		bd.ext = max(bd.ext, r.ext)
+		bd.n += r.n
+	}
+	return bd
+}
+
 func (g *grid) init() {
 	if g.self == g {
 		return
@@ -336,18 +344,7 @@ func cellSize(nb int, minX, minY, maxX, maxY, ext float64) (h float64, nx, ny in
 // (fewer than two well-formed boxes, overflowing or sparse coordinates).
 func (g *grid) cellLists(boxes []aabb) bool {
 	nb := len(boxes)
-	g.init()
-	g.boxes = boxes
-	nch := g.pool.Chunks(nb, parGrain)
-	g.red = grow(g.red, nch)
-	g.pool.For(nb, parGrain, g.fBounds)
-	bd := g.red[0]
-	for _, r := range g.red[1:nch] {
-		bd.minX, bd.minY = min(bd.minX, r.minX), min(bd.minY, r.minY)
-		bd.maxX, bd.maxY = max(bd.maxX, r.maxX), max(bd.maxY, r.maxY)
-		bd.ext = max(bd.ext, r.ext)
-		bd.n += r.n
-	}
+	bd := g.bounds(boxes)
 	if bd.n < 2 || math.IsInf(math.Max(bd.maxX-bd.minX, bd.maxY-bd.minY), 0) || math.IsInf(bd.ext, 0) {
 		return false
 	}
