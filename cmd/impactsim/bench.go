@@ -11,7 +11,6 @@ import (
 	"strings"
 	"time"
 
-	"impactsim/output"
 	"impactsim/scenario"
 	"impactsim/scene"
 )
@@ -95,21 +94,12 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	r.Sys.Q, r.Sys.V = nil, nil
 	st := r.Stepper
 	var integ, detect, imp, iters, cons minAvgMax
-	prog := output.NewProgress(stderr, float64(*steps), "bench "+sc.Source)
-	if *quiet {
-		prog = output.NewProgress(io.Discard, float64(*steps), "")
+	prog := progress(stderr, *quiet, float64(*steps), "bench "+sc.Source)
+	stopProfile, err := startCPUProfile(*cpuprofile)
+	if err != nil {
+		return err
 	}
-	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			return usageError{err}
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
-	}
+	defer stopProfile()
 	start := time.Now()
 	for i := 0; i < *steps; i++ {
 		if err := st.Step(); err != nil {

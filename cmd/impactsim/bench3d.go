@@ -3,15 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"runtime"
-	"runtime/pprof"
 	"time"
 
 	"impactsim/friction"
 	"impactsim/impact"
 	"impactsim/mech"
-	"impactsim/output"
 	"impactsim/rigid3d"
 	"impactsim/sim"
 )
@@ -99,21 +96,12 @@ func cmdBenchPile(args []string, stdout, stderr io.Writer) error {
 	}
 
 	source := fmt.Sprintf("builtin:pile_%s_%d", *kind, *n)
-	prog := output.NewProgress(stderr, float64(*steps), "bench "+source)
-	if *quiet {
-		prog = output.NewProgress(io.Discard, float64(*steps), "")
+	prog := progress(stderr, *quiet, float64(*steps), "bench "+source)
+	stopProfile, err := startCPUProfile(*cpuprofile)
+	if err != nil {
+		return err
 	}
-	if *cpuprofile != "" {
-		f, err := os.Create(*cpuprofile)
-		if err != nil {
-			return usageError{err}
-		}
-		defer f.Close()
-		if err := pprof.StartCPUProfile(f); err != nil {
-			return err
-		}
-		defer pprof.StopCPUProfile()
-	}
+	defer stopProfile()
 	var integ, detect, impt, fric, iters, cons minAvgMax
 	start := time.Now()
 	var stepErr error

@@ -4,7 +4,11 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"runtime/pprof"
 	"strconv"
+
+	"impactsim/output"
 )
 
 // newFlags returns a FlagSet that reports errors instead of exiting.
@@ -47,4 +51,30 @@ func (o *optFloat) Set(s string) error {
 	}
 	o.v = &x
 	return nil
+}
+
+// progress returns a progress bar on w for total units, or a silent one
+// when quiet is set.
+func progress(w io.Writer, quiet bool, total float64, label string) *output.Progress {
+	if quiet {
+		return output.NewProgress(io.Discard, total, "")
+	}
+	return output.NewProgress(w, total, label)
+}
+
+// startCPUProfile starts a CPU profile into path (if not empty) and
+// returns the function that stops it.
+func startCPUProfile(path string) (stop func(), err error) {
+	if path == "" {
+		return func() {}, nil
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

@@ -187,10 +187,7 @@ func simulate(sc *scene.Ball2DScene, c *runConfig, stderr io.Writer) (*runResult
 	if err := writeFrame(); err == nil {
 		err = writeEnergy()
 	}
-	prog := output.NewProgress(stderr, float64(steps), "run "+filepath.Base(sc.Source))
-	if c.quiet {
-		prog = output.NewProgress(io.Discard, float64(steps), "")
-	}
+	prog := progress(stderr, c.quiet, float64(steps), "run "+filepath.Base(sc.Source))
 	start := time.Now()
 	var runErr error
 	for i := 0; i < steps; i++ {

@@ -224,10 +224,7 @@ func simulate3D(r *scenario.Rigid3D, c *runConfig, stderr io.Writer) (*run3DResu
 	res := &run3DResult{Scene: c.sceneArg, Law: r.Law.Name(), Mapping: r.Mapping, Bodies: sys.N(), Integrator: sys.Integrator.String(),
 		Dt: st.H, Dir: c.out, Energy0: sys.Energy(st.Q, st.V), Momentum0: [3]float64{p0.X, p0.Y, p0.Z}}
 	writeFrame()
-	prog := output.NewProgress(stderr, float64(steps), "run "+filepath.Base(c.sceneArg))
-	if c.quiet {
-		prog = output.NewProgress(io.Discard, float64(steps), "")
-	}
+	prog := progress(stderr, c.quiet, float64(steps), "run "+filepath.Base(c.sceneArg))
 	t0 := time.Now()
 	var runErr error
 	for k := 0; k < steps; k++ {

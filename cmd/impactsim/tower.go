@@ -178,10 +178,7 @@ func cmdTowerCollapse(args []string, stdout, stderr io.Writer) error {
 	}
 	every := max(1, c.steps/c.frames)
 	frames := []frame2d.Frame{f.Snapshot(0)}
-	prog := output.NewProgress(stderr, float64(c.steps), "tower collapse")
-	if c.quiet {
-		prog = output.NewProgress(io.Discard, float64(c.steps), "")
-	}
+	prog := progress(stderr, c.quiet, float64(c.steps), "tower collapse")
 	var qpSec, maxRes float64
 	var maxIn, maxActive, maxIter, sumIter int
 	start := time.Now()
