@@ -29,7 +29,7 @@ usage:
                       [--solver auto|dense|sparse] [--out DIR] [--frames N] [--vtk]
       SCENE is a SCISim ball2d XML file or builtin:NAME (see 'impactsim scenes')
   impactsim render DIR [--out DIR] [--width W] [--height H] [--stride K]
-                      [--max-frames N] [--fps F] [--mp4] [--no-gif] [--no-png]
+                      [--max-frames N] [--fps F] [--no-mp4] [--no-gif] [--no-png]
   impactsim desiderata
       Table 1 of the paper, measured for every operator
   impactsim bench drum [--n N] [--mode drop|gas] [--steps S] [--operator NAME]

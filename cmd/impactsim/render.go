@@ -10,14 +10,14 @@ import (
 func cmdRender(args []string, stdout, _ io.Writer) error {
 	fs := newFlags("render")
 	var o output.RenderOptions
-	var mp4, noGIF, noPNG, speed bool
+	var noMP4, noGIF, noPNG, speed bool
 	fs.StringVar(&o.Dir, "out", "", "directory for the frames and animations (default DIR/render)")
 	fs.IntVar(&o.Width, "width", 800, "image width in pixels")
 	fs.IntVar(&o.Height, "height", 600, "image height in pixels")
 	fs.IntVar(&o.Stride, "stride", 1, "render every K-th saved frame")
 	fs.IntVar(&o.MaxFrames, "max-frames", 300, "render at most N frames (raises the stride)")
 	fs.Float64Var(&o.FPS, "fps", 25, "frames per second of the animation")
-	fs.BoolVar(&mp4, "mp4", false, "also write an MP4 (needs ffmpeg)")
+	fs.BoolVar(&noMP4, "no-mp4", false, "skip the MP4 (written when ffmpeg is on PATH)")
 	fs.BoolVar(&noGIF, "no-gif", false, "skip the GIF")
 	fs.BoolVar(&noPNG, "no-png", false, "skip the PNG frames")
 	fs.BoolVar(&speed, "speed", false, "colour balls by speed instead of by index")
@@ -53,7 +53,8 @@ func cmdRender(args []string, stdout, _ io.Writer) error {
 	if noGIF {
 		o.Outputs &^= output.OutputGIF
 	}
-	if mp4 {
+	if !noMP4 {
+		// Skipped with a note when ffmpeg is not on PATH.
 		o.Outputs |= output.OutputMP4
 	}
 	if o.Outputs == 0 {
