@@ -113,6 +113,18 @@ func Render3D(frames []Frame3D, opts Render3DOptions) (*RenderInfo, error) {
 	if opts.Outputs&OutputGIF != 0 {
 		anim = newGIFBuilderPalette(w, h, opts.FPS, palette3D())
 	}
+	var enc *mp4Encoder
+	if opts.Outputs&OutputMP4 != 0 {
+		var note string
+		var err error
+		enc, note, err = startMP4(filepath.Join(opts.Dir, "animation.mp4"), w, h, opts.FPS)
+		if err != nil {
+			return info, err
+		}
+		if note != "" {
+			info.Notes = append(info.Notes, note)
+		}
+	}
 	for fi, f := range frames {
 		img := image.NewRGBA(image.Rect(0, 0, w, h))
 		draw.Draw(img, img.Bounds(), &image.Uniform{colBackground3D}, image.Point{}, draw.Src)
@@ -169,14 +181,28 @@ func Render3D(frames []Frame3D, opts Render3DOptions) (*RenderInfo, error) {
 		if anim != nil {
 			anim.add(img)
 		}
+		if enc != nil {
+			if err := enc.write(img.Pix); err != nil {
+				return info, err
+			}
+		}
 		info.Frames++
 	}
 	if anim != nil {
 		path := filepath.Join(opts.Dir, "animation.gif")
 		if err := anim.save(path); err != nil {
+			if enc != nil {
+				enc.abort()
+			}
 			return info, err
 		}
 		info.GIF = path
+	}
+	if enc != nil {
+		if err := enc.finish(); err != nil {
+			return info, err
+		}
+		info.MP4 = enc.path
 	}
 	return info, nil
 }

@@ -32,7 +32,7 @@ func cmdRender(args []string, stdout, _ io.Writer) error {
 		return badInput("render: --width/--height ≥ 16, --stride ≥ 1 and --fps > 0 expected")
 	}
 	dir := pos[0]
-	if ok, err := tryRender3D(dir, o, noPNG, noGIF, stdout); ok {
+	if ok, err := tryRender3D(dir, o, noPNG, noGIF, noMP4, stdout); ok {
 		return err
 	}
 	sc, err := output.ReadScene2D(dir)

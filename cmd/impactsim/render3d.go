@@ -17,7 +17,7 @@ import (
 
 // tryRender3D renders a 3D run directory (one with scene3d.json); ok is
 // false for other directories.
-func tryRender3D(dir string, o output.RenderOptions, noPNG, noGIF bool, stdout io.Writer) (ok bool, err error) {
+func tryRender3D(dir string, o output.RenderOptions, noPNG, noGIF, noMP4 bool, stdout io.Writer) (ok bool, err error) {
 	data, err := os.ReadFile(filepath.Join(dir, "scene3d.json"))
 	if err != nil {
 		return false, nil
@@ -114,6 +114,9 @@ func tryRender3D(dir string, o output.RenderOptions, noPNG, noGIF bool, stdout i
 	}
 	if noGIF {
 		ro.Outputs &^= output.OutputGIF
+	}
+	if !noMP4 && ro.Outputs != 0 {
+		ro.Outputs |= output.OutputMP4 // skipped with a note without ffmpeg
 	}
 	if ro.Outputs == 0 {
 		return true, badInput("render: nothing to write (both --no-gif and --no-png)")
