@@ -27,7 +27,9 @@ usage:
       the built-in pool break with gr and lcp, side by side (GIF, PNG)
   impactsim run SCENE [--end T] [--operator NAME] [--cor C] [--mu M]
                       [--solver auto|dense|sparse] [--out DIR] [--frames N] [--vtk]
-      SCENE is a SCISim ball2d XML file or builtin:NAME (see 'impactsim scenes')
+                      [--max-iter K] [--quiet]
+      SCENE is a SCISim ball2d or rigidbody3d XML file, or builtin:NAME
+      (see 'impactsim scenes')
   impactsim render DIR [--out DIR] [--width W] [--height H] [--stride K]
                       [--max-frames N] [--fps F] [--no-mp4] [--no-gif] [--no-png]
   impactsim desiderata
