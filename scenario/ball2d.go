@@ -26,6 +26,24 @@ type Options struct {
 	Workers int
 }
 
+// override validates the --cor and --mu options and, when set, writes them
+// over a system's restitution and friction coefficients.
+func (opt Options) override(cor, mu *float64) error {
+	if opt.CoR != nil {
+		if c := *opt.CoR; !(c >= 0 && c <= 1) {
+			return fmt.Errorf("option --cor: expected a restitution coefficient in [0, 1], got %v", c)
+		}
+		*cor = *opt.CoR
+	}
+	if opt.Mu != nil {
+		if m := *opt.Mu; !(m >= 0) || math.IsInf(m, 0) {
+			return fmt.Errorf("option --mu: expected a finite friction coefficient ≥ 0, got %v", m)
+		}
+		*mu = *opt.Mu
+	}
+	return nil
+}
+
 // Ball2D is a runnable 2D ball scene.
 type Ball2D struct {
 	Scene   *scene.Ball2DScene
@@ -68,17 +86,8 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 	if err != nil {
 		return nil, err
 	}
-	if opt.CoR != nil {
-		if c := *opt.CoR; !(c >= 0 && c <= 1) {
-			return nil, fmt.Errorf("option --cor: expected a restitution coefficient in [0, 1], got %v", c)
-		}
-		sys.CoR = *opt.CoR
-	}
-	if opt.Mu != nil {
-		if m := *opt.Mu; !(m >= 0) || math.IsInf(m, 0) {
-			return nil, fmt.Errorf("option --mu: expected a finite friction coefficient ≥ 0, got %v", m)
-		}
-		sys.Mu = *opt.Mu
+	if err := opt.override(&sys.CoR, &sys.Mu); err != nil {
+		return nil, err
 	}
 	r := &Ball2D{Scene: sc, Sys: sys}
 	solver := solverFor(opt)

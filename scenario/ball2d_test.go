@@ -127,19 +127,7 @@ func TestDrumEnergy(t *testing.T) {
 
 // TestSharedScenesRun runs every shared ball2d scene to its end time, or 1 s.
 func TestSharedScenesRun(t *testing.T) {
-	if _, err := os.Stat(sharedScenes); err != nil {
-		t.Skip("shared scenes not available")
-	}
-	var files []string
-	filepath.Walk(sharedScenes, func(p string, info os.FileInfo, err error) error {
-		if err == nil && strings.HasSuffix(p, ".xml") {
-			files = append(files, p)
-		}
-		return nil
-	})
-	if len(files) < 29 {
-		t.Fatalf("found only %d scenes", len(files))
-	}
+	files := sharedSceneFiles(t, sharedScenes, 29)
 	for _, f := range files {
 		sc, err := scene.LoadBall2D(f)
 		if err != nil {
@@ -234,4 +222,25 @@ func TestDeterminism(t *testing.T) {
 			t.Fatalf("component %d differs: %v vs %v", i, a[i], b[i])
 		}
 	}
+}
+
+// sharedSceneFiles lists the .xml scenes under dir, skipping the test when
+// the shared scenes are not beside the repository and failing if fewer than
+// want are found.
+func sharedSceneFiles(t *testing.T, dir string, want int) []string {
+	t.Helper()
+	if _, err := os.Stat(dir); err != nil {
+		t.Skip("shared scenes not available")
+	}
+	var files []string
+	filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+		if err == nil && strings.HasSuffix(p, ".xml") {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if len(files) < want {
+		t.Fatalf("found only %d scenes under %s, want at least %d", len(files), dir, want)
+	}
+	return files
 }

@@ -120,17 +120,8 @@ func NewRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 	case sc.Friction.Kind != "":
 		sys.CoR, sys.Mu = sc.Friction.CoR, sc.Friction.Mu
 	}
-	if opt.CoR != nil {
-		if c := *opt.CoR; !(c >= 0 && c <= 1) {
-			return nil, fmt.Errorf("option --cor: expected a restitution coefficient in [0, 1], got %v", c)
-		}
-		sys.CoR = *opt.CoR
-	}
-	if opt.Mu != nil {
-		if m := *opt.Mu; !(m >= 0) || math.IsInf(m, 0) {
-			return nil, fmt.Errorf("option --mu: expected a finite friction coefficient ≥ 0, got %v", m)
-		}
-		sys.Mu = *opt.Mu
+	if err := opt.override(&sys.CoR, &sys.Mu); err != nil {
+		return nil, err
 	}
 	var law sim.ContactLaw
 	var op impact.Operator

@@ -2,9 +2,6 @@ package scenario
 
 import (
 	"math"
-	"os"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"impactsim/scene"
@@ -15,19 +12,7 @@ const sharedScenes3D = "../../shared/scisim-scenes/rigidbody3d"
 // TestSharedRigid3DScenesRun runs every shared rigidbody3d scene for 1 s
 // (at most 2,000 steps) and checks the state stays finite.
 func TestSharedRigid3DScenesRun(t *testing.T) {
-	if _, err := os.Stat(sharedScenes3D); err != nil {
-		t.Skip("shared scenes not available")
-	}
-	var files []string
-	filepath.Walk(sharedScenes3D, func(p string, info os.FileInfo, err error) error {
-		if err == nil && strings.HasSuffix(p, ".xml") {
-			files = append(files, p)
-		}
-		return nil
-	})
-	if len(files) < 27 {
-		t.Fatalf("found only %d scenes", len(files))
-	}
+	files := sharedSceneFiles(t, sharedScenes3D, 27)
 	for _, f := range files {
 		sc, err := scene.LoadRigidBody3D(f)
 		if err != nil {
