@@ -124,11 +124,7 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 		r, err := o.ker.solve(&p.G, &p.MInv, o.bodies, o.uSub, o.eps, o.ySub)
 		o.ker.colMap = nil
 		st.Iterations++
-		st.Solves++
-		st.SolverIterations += r.Iterations
-		if r.Residual > st.Residual {
-			st.Residual = r.Residual
-		}
+		st.Add(r)
 		if err != nil {
 			return st, fmt.Errorf("impact: gr iteration %d on %d violators: %w", iter+1, nv, err)
 		}

@@ -85,15 +85,16 @@ func (s *lcpSolve) workers() error {
 
 // solve writes y for columns g (bodies[2j], bodies[2j+1] touched by column
 // j, nb bodies) island by island. It returns the summed iterations and the
-// largest residual of the island solves.
-func (s *lcpSolve) solve(g *mech.Cols, minv *mech.BlockDiag, bodies []int, u, eps, y []float64) (qp.Result, error) {
+// largest residual of the island solves as one solve of the operator, with
+// the size and solver of the largest island.
+func (s *lcpSolve) solve(g *mech.Cols, minv *mech.BlockDiag, bodies []int, u, eps, y []float64) (mech.Stats, error) {
 	m := g.NCols()
 	if s.colMap != nil {
 		m = len(s.colMap)
 	}
-	var res qp.Result
+	st := mech.Stats{Solves: 1, Largest: min(m, 1), Method: "scalar"}
 	if err := s.workers(); err != nil {
-		return res, err
+		return st, err
 	}
 	s.isl.split(m, minv.NumBlocks(), bodies)
 	s.big = s.big[:0]
@@ -110,7 +111,7 @@ func (s *lcpSolve) solve(g *mech.Cols, minv *mech.BlockDiag, bodies []int, u, ep
 	defer s.clearArgs()
 	s.pool.For(len(s.single), 2048, s.fSingle)
 	if len(s.big) == 0 {
-		return res, nil
+		return st, nil
 	}
 	// Largest islands first, so the workers finish together.
 	slices.SortFunc(s.big, func(a, b int) int {
@@ -136,19 +137,19 @@ func (s *lcpSolve) solve(g *mech.Cols, minv *mech.BlockDiag, bodies []int, u, ep
 		s.pool.Each(len(s.big), s.fIsland)
 	}
 	var err error
-	errAt, maxK := -1, 0
+	errAt := -1
 	for w := range s.ws[:nw] {
 		ws := &s.ws[w]
-		res.Iterations += ws.res.Iterations
-		res.Residual = max(res.Residual, ws.res.Residual)
-		if ws.maxK > maxK {
-			maxK, res.Method = ws.maxK, ws.res.Method
+		st.SolverIterations += ws.res.Iterations
+		st.Residual = max(st.Residual, ws.res.Residual)
+		if ws.maxK > st.Largest {
+			st.Largest, st.Method = ws.maxK, ws.res.Method
 		}
 		if ws.err != nil && (errAt < 0 || ws.errAt < errAt) {
 			errAt, err = ws.errAt, ws.err
 		}
 	}
-	return res, err
+	return st, err
 }
 
 func (s *lcpSolve) clearArgs() { s.g, s.minv, s.u, s.eps, s.yOut = nil, nil, nil, nil, nil }
@@ -254,11 +255,8 @@ func (o *LCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 		}
 		o.eps[i] = 1 + c
 	}
-	r, err := o.ker.solve(&p.G, &p.MInv, p.Bodies, o.u, o.eps, lambda)
+	st, err := o.ker.solve(&p.G, &p.MInv, p.Bodies, o.u, o.eps, lambda)
 	st.Iterations = 1
-	st.Solves = 1
-	st.SolverIterations = r.Iterations
-	st.Residual = r.Residual
 	if err != nil {
 		return st, fmt.Errorf("impact: lcp on %d contacts: %w", m, err)
 	}

@@ -96,11 +96,7 @@ func (o *QCELCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) 
 	}
 	r, err := o.ker.solve(&p.G, &p.MInv, p.Bodies, o.b, o.ones, lambda)
 	st.Iterations++
-	st.Solves++
-	st.SolverIterations += r.Iterations
-	if r.Residual > st.Residual {
-		st.Residual = r.Residual
-	}
+	st.Add(r)
 	if err != nil {
 		return st, fmt.Errorf("impact: qce_lcp on %d contacts: %w", m, err)
 	}

@@ -43,9 +43,15 @@ type Stats struct {
 	SolverIterations int
 	// Residual is the largest relative KKT residual of the inner solves.
 	Residual float64
+	// Largest is the number of contacts of the largest inner solve (an
+	// island of one LCP or GR reflection) and Method the solver that ran
+	// it; they say where the time of a step went.
+	Largest int
+	Method  string
 }
 
-// Add accumulates o into s (iterations and solves add, residual maxes).
+// Add accumulates o into s (iterations and solves add, residual and
+// largest solve max).
 func (s *Stats) Add(o Stats) {
 	s.Iterations += o.Iterations
 	s.Solves += o.Solves
@@ -53,6 +59,15 @@ func (s *Stats) Add(o Stats) {
 	if o.Residual > s.Residual {
 		s.Residual = o.Residual
 	}
+	if o.Largest > s.Largest {
+		s.Largest, s.Method = o.Largest, o.Method
+	}
+}
+
+// AddSolve accumulates one inner solve of n variables by method with
+// the given iterations and residual.
+func (s *Stats) AddSolve(n int, method string, iterations int, residual float64) {
+	s.Add(Stats{Solves: 1, SolverIterations: iterations, Residual: residual, Largest: n, Method: method})
 }
 
 // colBlocks returns the (at most two) distinct blocks that column j touches,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 	"os"
@@ -13,6 +14,7 @@ import (
 
 	"impactsim/scenario"
 	"impactsim/scene"
+	"impactsim/sim"
 )
 
 // minAvgMax accumulates a per-step quantity.
@@ -53,12 +55,13 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	mode := fs.String("mode", "drop", "drop (from rest under gravity) or gas (random unit velocities)")
 	steps := fs.Int("steps", 1000, "number of steps")
 	from := fs.Int("from", 0, "first step to include in the statistics")
-	op := fs.String("operator", "gr", "impact operator")
+	op := fs.String("operator", "gr", "impact operator, or a comma-separated list run one after the other on the same scene (one table row each)")
 	solver := fs.String("solver", "", "QP solver (auto, dense, sparse)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	memprofile := fs.String("memprofile", "", "write a heap profile (go tool pprof) at the end of the run to this file")
 	workers := fs.Int("workers", 0, "goroutines of the step loop (0: GOMAXPROCS); results do not depend on it")
+	csvPath := fs.String("csv", "", "write one line per step (timings, constraints, iterations, largest island and its solver) to this file as the run goes, so a long run can be measured in part")
 	pos, err := parse(fs, args[1:])
 	if err != nil {
 		return err
@@ -80,44 +83,22 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		// at 10).
 		debug.SetGCPercent(10)
 	}
-	sc := scene.DrumGrid(*n, *mode, 1)
-	sc.Source = fmt.Sprintf("builtin:drum_%s_%d", *mode, *n)
-	r, err := scenario.NewBall2D(sc, scenario.Options{Operator: *op, Solver: *solver, Workers: benchWorkers(*workers)})
-	if err != nil {
-		return usageError{err}
-	}
-	defer r.Close()
-	// The stepper keeps its own copy of the state and the system its own
-	// ball arrays; the scene's ball list and the system's initial state are
-	// not read again, so let them go (about 100 bytes per ball).
-	sc.Balls = nil
-	r.Sys.Q, r.Sys.V = nil, nil
-	st := r.Stepper
-	var integ, detect, imp, iters, cons minAvgMax
-	prog := progress(stderr, *quiet, float64(*steps), "bench "+sc.Source)
-	stopProfile, err := startCPUProfile(*cpuprofile)
-	if err != nil {
-		return err
-	}
-	defer stopProfile()
-	start := time.Now()
-	for i := 0; i < *steps; i++ {
-		if err := st.Step(); err != nil {
+	var rows []benchRow
+	var heads []string
+	for _, name := range strings.Split(*op, ",") {
+		path, prof := *csvPath, *cpuprofile
+		if strings.Contains(*op, ",") {
+			path, prof = suffixed(path, ".csv", name), suffixed(prof, ".prof", name)
+		}
+		// Each operator gets a fresh scene, so all start from the same state.
+		row, h, err := benchDrumRun(drumRun{n: *n, mode: *mode, steps: *steps, from: *from, op: name, solver: *solver,
+			workers: *workers, quiet: *quiet, csv: path, cpuprofile: prof}, stderr)
+		if err != nil {
 			return err
 		}
-		prog.Update(float64(i + 1))
-		if i < *from {
-			continue
-		}
-		l := st.Last
-		integ.add(l.Integration.Seconds())
-		detect.add(l.Detection.Seconds())
-		imp.add(l.Impact.Seconds())
-		iters.add(float64(l.Law.Iterations))
-		cons.add(float64(l.Contacts))
+		heads = append(heads, h)
+		rows = append(rows, row)
 	}
-	prog.Finish()
-	wall := time.Since(start).Seconds()
 	if *memprofile != "" {
 		f, err := os.Create(*memprofile)
 		if err != nil {
@@ -130,15 +111,128 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "drum %s, %d balls, operator %s (%s), steps %d–%d of %d, h = %g, wall %.2f s, %s, %d cores (GOMAXPROCS %d), %d workers, peak RSS %s\n\n",
-		*mode, *n, r.Law.Name(), r.Mapping, *from+1, *steps, *steps, st.H, wall, cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), r.Pool.Workers(), peakRSS())
-	fmt.Fprintln(stdout, "| scene | balls | integration avg / max / min (s) | detection avg / max / min (s) | impact avg / max / min (s) | iterations min / avg / max | constraints min / avg / max |")
-	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|")
+	for _, h := range heads {
+		fmt.Fprintln(stdout, h)
+	}
+	fmt.Fprintf(stdout, "%s, %d cores (GOMAXPROCS %d), peak RSS %s\n\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), peakRSS())
+	fmt.Fprintln(stdout, "| scene | balls | operator | integration avg / max / min (s) | detection avg / max / min (s) | impact avg / max / min (s) | iterations min / avg / max | constraints min / avg / max | wall (s) |")
+	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|")
 	f := func(m minAvgMax) string { return fmt.Sprintf("%.3g / %.3g / %.3g", m.avg(), m.max, m.min) }
 	g := func(m minAvgMax) string { return fmt.Sprintf("%.0f / %.1f / %.0f", m.min, m.avg(), m.max) }
-	fmt.Fprintf(stdout, "| %s | %d | %s | %s | %s | %s | %s |\n", *mode, *n, f(integ), f(detect), f(imp), g(iters), g(cons))
+	for _, r := range rows {
+		fmt.Fprintf(stdout, "| %s | %d | %s | %s | %s | %s | %s | %s | %.3g |\n", *mode, *n, r.op, f(r.integ), f(r.detect), f(r.imp), g(r.iters), g(r.cons), r.wall)
+	}
 	return nil
 }
+
+// suffixed inserts "_"+name before ext in path ("" stays "").
+func suffixed(path, ext, name string) string {
+	if path == "" {
+		return ""
+	}
+	return strings.TrimSuffix(path, ext) + "_" + name + ext
+}
+
+// drumRun holds the settings of one operator's bench drum run.
+type drumRun struct {
+	n, steps, from, workers int
+	mode, op, solver        string
+	quiet                   bool
+	csv, cpuprofile         string
+}
+
+// benchRow is one operator's statistics over the measured steps.
+type benchRow struct {
+	op                              string
+	integ, detect, imp, iters, cons minAvgMax
+	wall                            float64
+}
+
+// benchDrumRun builds the drum scene and steps it with one operator,
+// returning its statistics and a description of the run.
+func benchDrumRun(c drumRun, stderr io.Writer) (benchRow, string, error) {
+	row := benchRow{op: c.op}
+	sc := scene.DrumGrid(c.n, c.mode, 1)
+	sc.Source = fmt.Sprintf("builtin:drum_%s_%d", c.mode, c.n)
+	r, err := scenario.NewBall2D(sc, scenario.Options{Operator: c.op, Solver: c.solver, Workers: benchWorkers(c.workers)})
+	if err != nil {
+		return row, "", usageError{err}
+	}
+	defer r.Close()
+	// The stepper keeps its own copy of the state and the system its own
+	// ball arrays; the scene's ball list and the system's initial state are
+	// not read again, so let them go (about 100 bytes per ball).
+	sc.Balls = nil
+	r.Sys.Q, r.Sys.V = nil, nil
+	st := r.Stepper
+	var perStep *stepLog
+	if c.csv != "" {
+		if perStep, err = newStepLog(c.csv); err != nil {
+			return row, "", usageError{err}
+		}
+		defer perStep.Close()
+	}
+	prog := progress(stderr, c.quiet, float64(c.steps), "bench "+sc.Source+" "+c.op)
+	stopProfile, err := startCPUProfile(c.cpuprofile)
+	if err != nil {
+		return row, "", err
+	}
+	defer stopProfile()
+	start := time.Now()
+	for i := 0; i < c.steps; i++ {
+		if err := st.Step(); err != nil {
+			return row, "", err
+		}
+		prog.Update(float64(i + 1))
+		l := st.Last
+		if perStep != nil {
+			if err := perStep.add(st.N, st.T, &l); err != nil {
+				return row, "", err
+			}
+		}
+		if i < c.from {
+			continue
+		}
+		row.integ.add(l.Integration.Seconds())
+		row.detect.add(l.Detection.Seconds())
+		row.imp.add(l.Impact.Seconds())
+		row.iters.add(float64(l.Law.Iterations))
+		row.cons.add(float64(l.Contacts))
+	}
+	prog.Finish()
+	row.wall = time.Since(start).Seconds()
+	head := fmt.Sprintf("drum %s, %d balls, %s: %s, steps %d–%d of %d, h = %g, %d workers",
+		c.mode, c.n, c.op, r.Mapping, c.from+1, c.steps, c.steps, st.H, r.Pool.Workers())
+	return row, head, nil
+}
+
+// stepLog writes one CSV line per step and flushes it, so the file of a
+// run that is stopped early holds every finished step.
+type stepLog struct {
+	f *os.File
+	w *bufio.Writer
+}
+
+func newStepLog(path string) (*stepLog, error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, err
+	}
+	l := &stepLog{f: f, w: bufio.NewWriter(f)}
+	fmt.Fprintln(l.w, "step,t,constraints,iterations,solves,solver_iterations,residual,largest_island,largest_method,integration_s,detection_s,impact_s")
+	return l, l.w.Flush()
+}
+
+func (l *stepLog) add(step int, t float64, s *sim.StepStats) error {
+	fmt.Fprintf(l.w, "%d,%.6g,%d,%d,%d,%d,%.3g,%d,%s,%.6g,%.6g,%.6g\n", step, t, s.Contacts, s.Law.Iterations, s.Law.Solves,
+		s.Law.SolverIterations, s.Law.Residual, s.Law.Largest, s.Law.Method, s.Integration.Seconds(), s.Detection.Seconds(), s.Impact.Seconds())
+	if err := l.w.Flush(); err != nil {
+		return fmt.Errorf("bench: writing the per-step CSV: %w", err)
+	}
+	return nil
+}
+
+func (l *stepLog) Close() error { return l.f.Close() }
 
 // cpuModel reads the CPU model name from /proc/cpuinfo when available.
 func cpuModel() string {

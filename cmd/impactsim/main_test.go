@@ -96,8 +96,26 @@ func TestBenchDrum(t *testing.T) {
 	if code != 0 {
 		t.Fatal(errs)
 	}
-	if !strings.Contains(out, "| drop | 100 |") {
+	if !strings.Contains(out, "| drop | 100 | gr |") {
 		t.Errorf("unexpected bench output:\n%s", out)
+	}
+	// Two operators side by side, each with its own per-step CSV.
+	dir := t.TempDir()
+	code, out, errs = runCLI(t, "bench", "drum", "--n", "100", "--steps", "30", "--operator", "gr,qce", "--quiet", "--csv", filepath.Join(dir, "steps.csv"))
+	if code != 0 {
+		t.Fatal(errs)
+	}
+	for _, op := range []string{"gr", "qce"} {
+		if !strings.Contains(out, "| drop | 100 | "+op+" |") {
+			t.Errorf("no %s row in:\n%s", op, out)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, "steps_"+op+".csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lines := strings.Count(string(b), "\n"); lines != 31 {
+			t.Errorf("%s per-step CSV has %d lines, want a header and 30 steps", op, lines)
+		}
 	}
 }
 
