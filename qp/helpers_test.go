@@ -28,6 +28,12 @@ type packing struct {
 // randCoR draws per-contact restitution in [0, 1] (then b ∉ range(A) in
 // general); otherwise every contact has restitution 1.
 func newPacking(rng *rand.Rand, m int, dofRatio float64, wall, randCoR bool) *packing {
+	return newPackingV(rng, m, dofRatio, wall, randCoR, false)
+}
+
+// newPackingV is newPacking with, when jammed, pre-impact velocities of a
+// pile falling onto its wall instead of random ones.
+func newPackingV(rng *rand.Rand, m int, dofRatio float64, wall, randCoR, jammed bool) *packing {
 	nb := int(math.Ceil(dofRatio * float64(m) / 2))
 	if nb < 2 {
 		nb = 2
@@ -103,6 +109,17 @@ func newPacking(rng *rand.Rand, m int, dofRatio float64, wall, randCoR bool) *pa
 	p.V = make([]float64, n)
 	for i := range p.V {
 		p.V[i] = rng.NormFloat64()
+	}
+	if jammed {
+		// A pile under gravity: every ball falls at about the same speed
+		// with a small jitter, so the wall contacts carry the load and the
+		// bonds between balls nearly balance.
+		for i := range p.V {
+			p.V[i] *= 0.05
+			if i%2 == 1 {
+				p.V[i]--
+			}
+		}
 	}
 	p.CoR = make([]float64, m)
 	b := make([]float64, m)

@@ -39,7 +39,7 @@ type Sparse struct {
 	// Tol is the KKTResidual to reach (0 means DefaultSparseTol).
 	Tol float64
 	// MaxIter bounds the number of iterations (CG, expansion and
-	// proportioning steps, about one MulVec each); 0 means 10·m + 1000.
+	// proportioning steps, about one MulVec each); 0 means 50·m + 1000.
 	MaxIter int
 	// Gamma is the proportioning constant Γ > 0 (0 means 1): a proportioning
 	// step is taken when ‖β‖² > Γ² φ̃ᵀφ, i.e. when the chopped gradient β at
@@ -93,7 +93,7 @@ func (sp *Sparse) Solve(pr *Problem, y []float64) (Result, error) {
 	}
 	maxIter := sp.MaxIter
 	if maxIter <= 0 {
-		maxIter = 10*m + 1000
+		maxIter = 50*m + 1000
 	}
 	gamma := sp.Gamma
 	if gamma <= 0 {
