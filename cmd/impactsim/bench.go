@@ -8,10 +8,12 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
+	"impactsim/impact"
 	"impactsim/scenario"
 	"impactsim/scene"
 	"impactsim/sim"
@@ -83,9 +85,17 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 		// at 10).
 		debug.SetGCPercent(10)
 	}
+	// Check every operator name before the first run starts, so a typo in
+	// the second name does not cost the first run.
+	ops := strings.Split(*op, ",")
+	for _, name := range ops {
+		if !slices.Contains(impact.Names(), name) {
+			return badInput("bench drum: --operator: unknown operator %q (valid: %s)", name, strings.Join(impact.Names(), ", "))
+		}
+	}
 	var rows []benchRow
 	var heads []string
-	for _, name := range strings.Split(*op, ",") {
+	for _, name := range ops {
 		path, prof := *csvPath, *cpuprofile
 		if strings.Contains(*op, ",") {
 			path, prof = suffixed(path, ".csv", name), suffixed(prof, ".prof", name)

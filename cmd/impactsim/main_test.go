@@ -101,6 +101,14 @@ func TestBenchDrum(t *testing.T) {
 	}
 	// Two operators side by side, each with its own per-step CSV.
 	dir := t.TempDir()
+	// A bad name anywhere in the list is caught before the first run.
+	code, _, errs = runCLI(t, "bench", "drum", "--n", "100", "--operator", "gr,newton", "--quiet", "--csv", filepath.Join(dir, "steps.csv"))
+	if code != 2 || !strings.Contains(errs, `unknown operator "newton"`) {
+		t.Errorf("bad operator list: exit %d, message %q", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "steps_gr.csv")); err == nil {
+		t.Error("bad operator list: the first operator ran anyway")
+	}
 	code, out, errs = runCLI(t, "bench", "drum", "--n", "100", "--steps", "30", "--operator", "gr,qce", "--quiet", "--csv", filepath.Join(dir, "steps.csv"))
 	if code != 0 {
 		t.Fatal(errs)
