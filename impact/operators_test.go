@@ -64,6 +64,17 @@ func TestNewtonsCradle(t *testing.T) {
 		p := desiderata.NewtonsCradle(3, 2, c.cor)
 		o := post(t, mustOp(t, impact.Config{Name: c.op}), p)
 		near(t, c.op, xs(o.V), c.want, 1e-12)
+		// The stats name the largest inner solve: GR reflects one contact
+		// at a time (two scalar solves), LCP solves both contacts at once.
+		want := map[string]struct {
+			solves, largest int
+			method          string
+		}{"gr": {2, 1, "scalar"}, "lcp": {1, 2, "dense"}}
+		if w, ok := want[c.op]; ok {
+			if st := o.Stats; st.Solves != w.solves || st.Largest != w.largest || st.Method != w.method {
+				t.Errorf("%s: stats %d solves, largest %d by %q; want %d, %d, %q", c.op, st.Solves, st.Largest, st.Method, w.solves, w.largest, w.method)
+			}
+		}
 	}
 	for _, c := range []float64{0, 0.1, 0.25, 0.5, 0.9, 1} {
 		p := desiderata.NewtonsCradle(3, 2, c)

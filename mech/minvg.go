@@ -64,12 +64,6 @@ func (s *Stats) Add(o Stats) {
 	}
 }
 
-// AddSolve accumulates one inner solve of n variables by method with
-// the given iterations and residual.
-func (s *Stats) AddSolve(n int, method string, iterations int, residual float64) {
-	s.Add(Stats{Solves: 1, SolverIterations: iterations, Residual: residual, Largest: n, Method: method})
-}
-
 // colBlocks returns the (at most two) distinct blocks that column j touches,
 // in order of first appearance, −1 for none; blockOf maps a row to its block.
 // A column touching three or more blocks is a programming error.
