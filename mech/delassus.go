@@ -52,6 +52,12 @@ func (d *Delassus) At(i, j int) float64 {
 	return 0
 }
 
+// Rows returns A in compressed sparse row form (sorted columns, every
+// diagonal stored), for solvers that factor it.
+func (d *Delassus) Rows() (ptr, col []int, val []float64) {
+	return d.Ptr[:d.n+1], d.Col[:d.Ptr[d.n]], d.Val[:d.Ptr[d.n]]
+}
+
 // Diag returns A_ii.
 func (d *Delassus) Diag(i int) float64 { return d.diag[i] }
 

@@ -17,8 +17,10 @@ const DefaultDenseMax = 300
 const DenseFallbackMax = 5000
 
 // Auto picks a solver by problem size: Dense (exact active set) when
-// m ≤ DenseMax, Sparse (MPRGP) otherwise. Result.Method names the solver
-// that ran.
+// m ≤ DenseMax; above, Interior (interior point with sparse Cholesky) for
+// LCPs on a RowMatrix, polished by Sparse (MPRGP) from its best point if it
+// stops short, and Sparse alone for other problems (boxes, matrices without
+// rows). Result.Method names the solvers that ran.
 //
 // On highly degenerate problems (dozens of nearly dependent contacts, as
 // signed-distance mesh contacts produce) the dense active-set method can
@@ -43,9 +45,10 @@ type Auto struct {
 	// problems; nil means a default *Dense and *Sparse owned by the Auto.
 	Dense, Sparse Solver
 
-	dense  Dense
-	sparse Sparse
-	polish Sparse
+	dense    Dense
+	sparse   Sparse
+	polish   Sparse
+	interior Interior
 }
 
 // Solve implements Solver.
@@ -84,6 +87,22 @@ func (a *Auto) Solve(p *Problem, y []float64) (Result, error) {
 	if a.Sparse != nil {
 		return a.Sparse.Solve(p, y)
 	}
+	// LCPs on sparse matrices go to the interior-point method first: its
+	// iteration count does not grow with the conditioning of the faces as
+	// MPRGP's does. If it stops short of the tolerance, MPRGP polishes
+	// from its best point.
+	var pre Result
+	if _, ok := p.A.(RowMatrix); ok && p.Hi == nil {
+		ires, ierr := a.interior.Solve(p, y)
+		if ierr == nil {
+			return ires, nil
+		}
+		if _, ok := ierr.(*NotConvergedError); ok {
+			pre = ires
+		} else if ierr != ErrNotInteriorProblem {
+			return ires, ierr
+		}
+	}
 	// Where the dense method can finish a stalled solve, MPRGP gets the
 	// shorter budget of 10·m + 1000 iterations: on degenerate mesh islands
 	// the exact fallback is both faster and tighter than MPRGP's long tail.
@@ -93,6 +112,10 @@ func (a *Auto) Solve(p *Problem, y []float64) (Result, error) {
 		a.sparse.MaxIter = 10*m + 1000
 	}
 	res, err := a.sparse.Solve(p, y)
+	if pre.Method != "" {
+		res.Method = pre.Method + "+" + res.Method
+		res.Iterations += pre.Iterations
+	}
 	if err == nil || p.A.Dim() > DenseFallbackMax {
 		return res, err
 	}
@@ -116,10 +139,10 @@ func (a *Auto) Solve(p *Problem, y []float64) (Result, error) {
 }
 
 // Names lists the solver names New accepts.
-var Names = []string{MethodAuto, MethodDense, MethodSparse}
+var Names = []string{MethodAuto, MethodDense, MethodSparse, MethodInterior}
 
-// New returns a solver with default settings by name: "dense", "sparse" or
-// "auto" (case-insensitive).
+// New returns a solver with default settings by name: "dense", "sparse",
+// "interior" or "auto" (case-insensitive).
 func New(name string) (Solver, error) {
 	switch strings.ToLower(strings.TrimSpace(name)) {
 	case MethodDense:
@@ -128,6 +151,8 @@ func New(name string) (Solver, error) {
 		return &Sparse{}, nil
 	case MethodAuto:
 		return &Auto{}, nil
+	case MethodInterior:
+		return &Interior{}, nil
 	}
 	return nil, fmt.Errorf("qp: unknown solver %q (valid: %s)", name, strings.Join(Names, ", "))
 }

@@ -122,9 +122,34 @@
 // free-face CG runs unpreconditioned on a badly conditioned, singular A.
 // The iterate y on entry is the warm start.
 //
-// Auto picks Dense for m ≤ 300 (configurable) and Sparse above; New builds a
-// solver by name. Solvers keep their workspaces: repeated solves of the same
-// size do not allocate.
+// # Interior: primal–dual interior point with sparse Cholesky
+//
+// For the LCP form (finite lower bounds, no upper bounds) on a sparse
+// matrix that exposes its rows (RowMatrix: mech.Delassus), Interior runs a
+// primal–dual interior-point method on x = y − lo ≥ 0, w = A y + b ≥ 0,
+// x∘w = 0. With D = W X⁻¹ and r = A y + b − w, each iteration solves
+//
+//	(A + D) Δx = −r − w + (σμ − Δx_aff∘Δw_aff)/x,   Δw = (σμ − Δx_aff∘Δw_aff)/x − w − D Δx
+//
+// twice with one factorization (Mehrotra's predictor with σ = 0 and no
+// second-order term, then the corrector with σ = (μ_aff/μ)³), and steps
+// 0.995 of the way to the boundary. A + D is positive definite even when A
+// is singular, so a Cholesky factorization always exists; it is computed
+// by the up-looking row algorithm on a nested-dissection order (the
+// graph of A split at the middle level of a breadth-first level structure
+// from a pseudo-peripheral node, recursively; analysed once per problem,
+// factored once per iteration). Once the gap μ is below 1e-6 of
+// its scale, each iterate is rounded — xᵢ = 0 where xᵢ ≤ wᵢ — and the
+// rounded point is accepted when its KKTResidual, recomputed from A y,
+// meets the tolerance (1e-10). Its iteration count (12–35 on packings of
+// 10²–10⁴ contacts) does not grow with the conditioning of A; a 10⁴-contact
+// packing takes 1.4 s against MPRGP's 31–52 s.
+//
+// Auto picks Dense for m ≤ 300 (configurable); above, Interior for LCPs on
+// a RowMatrix, polished by Sparse from Interior's best point if Interior
+// stops short, and Sparse for everything else; New builds a solver by
+// name. Solvers keep their workspaces: repeated solves of the same size do
+// not allocate.
 //
 // # References
 //
@@ -139,6 +164,13 @@
 //   - J. Kružík, D. Horák, M. Čermák, L. Pospíšil, M. Pecha, Active set
 //     expansion strategies in MPRGP algorithm, Adv. Eng. Softw. 149 (2020)
 //     (projected CG expansion).
+//   - S. Mehrotra, On the implementation of a primal-dual interior point
+//     method, SIAM J. Optim. 2 (1992) 575–601; S. J. Wright, Primal-Dual
+//     Interior-Point Methods, SIAM, 1997, ch. 8 (monotone LCPs).
+//   - A. George, Nested dissection of a regular finite element mesh, SIAM J.
+//     Numer. Anal. 10 (1973) 345–363; T. A. Davis, Direct Methods for Sparse
+//     Linear Systems, SIAM, 2006, ch. 4 (elimination tree, up-looking
+//     Cholesky).
 //   - B. Smith, D. M. Kaufman, E. Vouga, R. Tamstorf, E. Grinspun,
 //     Reflections on simultaneous impact, ACM Trans. Graph. 31(4) (2012).
 package qp

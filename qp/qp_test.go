@@ -26,13 +26,9 @@ func tolOf(s qp.Solver) float64 {
 
 func near(a, b, tol float64) bool { return math.Abs(a-b) <= tol*math.Max(1, math.Abs(b)) }
 
-// Newton's cradle: three unit balls in a row, the first moving at 2 towards
-// the other two. Contacts (1,2) and (2,3) have gradients (−1, 1, 0) and
-// (0, −1, 1); with restitution 1, b = (1+1)·Gᵀv⁻ = (−4, 0) and
-// A = GᵀM⁻¹G = [[2, −1], [−1, 2]]. Both contacts active: A λ = −b gives
-// λ = (8/3, 4/3) and v⁺ = v⁻ + M⁻¹Gλ = (−2/3, 4/3, 4/3) (Smith et al. 2012,
-// the simultaneous LCP answer), with kinetic energy 2 = ½·2² conserved.
-func TestNewtonsCradle(t *testing.T) {
+// cradle returns the constraint columns, inverse mass and Delassus matrix
+// of Newton's cradle: three unit balls in a row, contacts (1,2) and (2,3).
+func cradle() (*mech.Cols, *mech.BlockDiag, *mech.Delassus) {
 	var g mech.Cols
 	g.Reset(3)
 	g.Append(0, -1)
@@ -47,13 +43,24 @@ func TestNewtonsCradle(t *testing.T) {
 	}
 	var a mech.Delassus
 	a.Assemble(&g, minv)
+	return &g, minv, &a
+}
+
+// Newton's cradle: three unit balls in a row, the first moving at 2 towards
+// the other two. Contacts (1,2) and (2,3) have gradients (−1, 1, 0) and
+// (0, −1, 1); with restitution 1, b = (1+1)·Gᵀv⁻ = (−4, 0) and
+// A = GᵀM⁻¹G = [[2, −1], [−1, 2]]. Both contacts active: A λ = −b gives
+// λ = (8/3, 4/3) and v⁺ = v⁻ + M⁻¹Gλ = (−2/3, 4/3, 4/3) (Smith et al. 2012,
+// the simultaneous LCP answer), with kinetic energy 2 = ½·2² conserved.
+func TestNewtonsCradle(t *testing.T) {
+	g, minv, a := cradle()
 	v := []float64{2, 0, 0}
 	b := make([]float64, 2)
 	g.MulTVec(b, v)
 	for i := range b {
 		b[i] *= 2
 	}
-	p := &qp.Problem{A: &a, B: b}
+	p := &qp.Problem{A: a, B: b}
 	for _, s := range solvers() {
 		lam, _ := solve(t, s, p, tolOf(s))
 		if !near(lam[0], 8.0/3, 1e-12) || !near(lam[1], 4.0/3, 1e-12) {
@@ -378,8 +385,17 @@ func TestAuto(t *testing.T) {
 	if _, r := solve(t, &a, &small.P, 1e-12); r.Method != qp.MethodDense {
 		t.Errorf("m=50 ran %q", r.Method)
 	}
-	if _, r := solve(t, &a, &big.P, 1e-10); r.Method != qp.MethodSparse {
+	if _, r := solve(t, &a, &big.P, 1e-10); r.Method != qp.MethodInterior {
 		t.Errorf("m=400 ran %q", r.Method)
+	}
+	// A box problem of the same size goes to MPRGP.
+	boxed := big.P
+	boxed.Hi = make([]float64, 400)
+	for i := range boxed.Hi {
+		boxed.Hi[i] = 1
+	}
+	if _, r := solve(t, &a, &boxed, 1e-10); r.Method != qp.MethodSparse {
+		t.Errorf("m=400 with upper bounds ran %q", r.Method)
 	}
 	a = qp.Auto{DenseMax: 500, Sparse: &qp.Sparse{Tol: 1e-12}}
 	if _, r := solve(t, &a, &big.P, 1e-12); r.Method != qp.MethodDense {
@@ -392,7 +408,7 @@ func TestAuto(t *testing.T) {
 }
 
 func TestNew(t *testing.T) {
-	for _, name := range []string{"dense", "sparse", "auto", "Auto"} {
+	for _, name := range []string{"dense", "sparse", "interior", "auto", "Auto"} {
 		s, err := qp.New(name)
 		if err != nil || s == nil {
 			t.Errorf("New(%q) = %v, %v", name, s, err)
@@ -615,5 +631,109 @@ func TestSparseAtScale(t *testing.T) {
 			}
 			t.Logf("m=%d pile=%v: %d its (%+v) %v r=%.1e", m, jammed, res.Iterations, sp.Steps, time.Since(t0).Round(time.Millisecond), res.Residual)
 		}
+	}
+}
+
+// TestInteriorHandChecked: Newton's cradle through the interior-point
+// solver, with and without shifted lower bounds, against the closed form.
+func TestInteriorHandChecked(t *testing.T) {
+	_, _, a := cradle()
+	p := &qp.Problem{A: a, B: []float64{-4, 0}}
+	lam, _ := solve(t, &qp.Interior{}, p, 1e-10)
+	if !near(lam[0], 8.0/3, 1e-9) || !near(lam[1], 4.0/3, 1e-9) {
+		t.Errorf("λ = %v, want (8/3, 4/3)", lam)
+	}
+	// Separating contacts only: nothing to do, y = lo exactly.
+	p.B = []float64{1, 2}
+	if lam, _ := solve(t, &qp.Interior{}, p, 1e-10); lam[0] != 0 || lam[1] != 0 {
+		t.Errorf("separating: λ = %v, want 0", lam)
+	}
+	// Shifted lower bounds: y ≥ lo moves the answer by lo where it binds.
+	p.B = []float64{-4, 0}
+	p.Lo = []float64{3, 0}
+	lam, _ = solve(t, &qp.Interior{}, p, 1e-10)
+	// With y₀ ≥ 3 binding: y₁ = (0 + 3)/2 = 1.5 from row 2 (−3 + 2y₁ = 0).
+	if !near(lam[0], 3, 1e-9) || !near(lam[1], 1.5, 1e-9) {
+		t.Errorf("lo = (3, 0): λ = %v, want (3, 1.5)", lam)
+	}
+}
+
+// TestInteriorRejects: dense matrices, upper bounds and infinite lower
+// bounds are not for the interior-point solver; Auto then uses MPRGP.
+func TestInteriorRejects(t *testing.T) {
+	pk := newPacking(rand.New(rand.NewSource(1)), 40, 0.8, true, false)
+	cases := map[string]qp.Problem{
+		"dense":    {A: dense(2, 2, -1, -1, 2), B: []float64{-1, 0}},
+		"upper":    {A: &pk.A, B: pk.P.B, Hi: make([]float64, 40)},
+		"lower -∞": {A: &pk.A, B: pk.P.B, Lo: make([]float64, 40)},
+	}
+	p := cases["lower -∞"]
+	for i := range p.Lo {
+		p.Lo[i] = math.Inf(-1)
+	}
+	for name, p := range cases {
+		if _, err := (&qp.Interior{}).Solve(&p, make([]float64, p.A.Dim())); err != qp.ErrNotInteriorProblem {
+			t.Errorf("%s: err = %v, want ErrNotInteriorProblem", name, err)
+		}
+	}
+}
+
+// TestInteriorAgainstDense checks the interior-point solver against the
+// exact dense active set on ball packings (singular A, with and without a
+// wall, uniform and random restitution — then b ∉ range(A) — random and
+// falling-pile velocities): same A·y and objective to 1e-9, KKT residual
+// ≤ 1e-10 re-checked.
+func TestInteriorAgainstDense(t *testing.T) {
+	rng := rand.New(rand.NewSource(21))
+	sizes := []int{3, 10, 40, 120, 250, 1000}
+	for trial := 0; trial < 30; trial++ {
+		m := sizes[trial%len(sizes)]
+		ratio := []float64{0.5, 0.7, 0.9, 1.3}[trial%4]
+		pk := newPackingV(rng, m, ratio, trial%3 != 0, trial%2 == 1, trial%5 < 2)
+		p := &pk.P
+		yd, _ := solve(t, &qp.Dense{}, p, 1e-12)
+		var s qp.Interior
+		yi, ri := solve(t, &s, p, 1e-10)
+		agree(t, p, yd, yi, 1e-9)
+		if testing.Verbose() && m >= 250 {
+			t.Logf("m=%d ratio=%.1f: %d iterations, factor %d entries, r=%.1e", m, ratio, ri.Iterations, s.Steps.FactorNNZ, ri.Residual)
+		}
+	}
+}
+
+// TestInteriorAtScale solves the packings of TestSparseAtScale (10⁴
+// contacts; 10⁵ with IMPACTSIM_LONG=1) with the interior-point solver and
+// re-checks KKT ≤ 1e-10.
+func TestInteriorAtScale(t *testing.T) {
+	sizes := []int{10000}
+	if longTests() {
+		sizes = append(sizes, 100000)
+	}
+	for _, m := range sizes {
+		for _, jammed := range []bool{true, false} {
+			pk := newPackingV(rand.New(rand.NewSource(12)), m, 0.7, true, false, jammed)
+			var s qp.Interior
+			t0 := time.Now()
+			_, res := solve(t, &s, &pk.P, 1e-10)
+			t.Logf("m=%d pile=%v: %d iterations, factor %d entries, %v, r=%.1e", m, jammed, res.Iterations, s.Steps.FactorNNZ, time.Since(t0).Round(time.Millisecond), res.Residual)
+		}
+	}
+}
+
+// TestInteriorNoAllocs: a second solve of the same size allocates nothing.
+func TestInteriorNoAllocs(t *testing.T) {
+	pk := newPacking(rand.New(rand.NewSource(7)), 400, 0.8, true, true)
+	var s qp.Interior
+	y := make([]float64, 400)
+	if _, err := s.Solve(&pk.P, y); err != nil {
+		t.Fatal(err)
+	}
+	allocs := testing.AllocsPerRun(3, func() {
+		if _, err := s.Solve(&pk.P, y); err != nil {
+			t.Fatal(err)
+		}
+	})
+	if allocs != 0 {
+		t.Errorf("%v allocations per Solve", allocs)
 	}
 }
