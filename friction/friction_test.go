@@ -31,7 +31,14 @@ func post(p *mech.Problem, lambda, beta []float64) []float64 {
 }
 
 func TestMaxDissipationSlipAndStick(t *testing.T) {
-	md, err := NewMaxDissipation("")
+	// "interior" names an LCP-only solver; the friction boxes go to auto.
+	for _, solver := range []string{"", "interior"} {
+		testSlipAndStick(t, solver)
+	}
+}
+
+func testSlipAndStick(t *testing.T, solver string) {
+	md, err := NewMaxDissipation(solver)
 	if err != nil {
 		t.Fatal(err)
 	}

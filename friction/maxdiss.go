@@ -3,6 +3,7 @@ package friction
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"impactsim/mech"
 	"impactsim/qp"
@@ -44,7 +45,9 @@ type MaxDissipation struct {
 
 // NewMaxDissipation returns Alg. 3 with the named QP solver ("" = auto).
 func NewMaxDissipation(solver string) (*MaxDissipation, error) {
-	if solver == "" {
+	if solver == "" || strings.EqualFold(solver, qp.MethodInterior) {
+		// The friction QP has box bounds, which the interior-point
+		// solver does not take; auto sends them to dense or MPRGP.
 		solver = "auto"
 	}
 	s, err := qp.New(solver)

@@ -701,11 +701,11 @@ func TestInteriorAgainstDense(t *testing.T) {
 	}
 }
 
-// TestInteriorAtScale solves the packings of TestSparseAtScale (10⁴
-// contacts; 10⁵ with IMPACTSIM_LONG=1) with the interior-point solver and
-// re-checks KKT ≤ 1e-10.
+// TestInteriorAtScale solves the packings of TestSparseAtScale (3·10³ and
+// 10⁴ contacts; 10⁵ with IMPACTSIM_LONG=1) with the interior-point solver
+// and re-checks KKT ≤ 1e-10.
 func TestInteriorAtScale(t *testing.T) {
-	sizes := []int{10000}
+	sizes := []int{3000, 10000}
 	if longTests() {
 		sizes = append(sizes, 100000)
 	}

@@ -58,7 +58,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	steps := fs.Int("steps", 1000, "number of steps")
 	from := fs.Int("from", 0, "first step to include in the statistics")
 	op := fs.String("operator", "gr", "impact operator, or a comma-separated list run one after the other on the same scene (one table row each)")
-	solver := fs.String("solver", "", "QP solver (auto, dense, sparse)")
+	solver := fs.String("solver", "", "QP solver (auto, dense, sparse, interior)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	memprofile := fs.String("memprofile", "", "write a heap profile (go tool pprof) at the end of the run to this file")

@@ -37,7 +37,7 @@ func cmdBenchPile(args []string, stdout, stderr io.Writer) error {
 	steps := fs.Int("steps", 300, "number of steps")
 	from := fs.Int("from", 0, "first step to include in the statistics")
 	op := fs.String("operator", "gr", "impact operator")
-	solver := fs.String("solver", "", "QP solver (auto, dense, sparse)")
+	solver := fs.String("solver", "", "QP solver (auto, dense, sparse, interior)")
 	cor := fs.Float64("cor", 0.5, "coefficient of restitution")
 	mu := fs.Float64("mu", 0, "friction coefficient (> 0 adds maximal-dissipation friction)")
 	seed := fs.Uint64("seed", 1, "random seed of the initial jitter and orientations")

@@ -32,7 +32,7 @@ func parseRun(args []string) (*runConfig, error) {
 	fs.StringVar(&c.opts.Operator, "operator", "", "impact operator")
 	fs.Var(&cor, "cor", "coefficient of restitution")
 	fs.Var(&mu, "mu", "friction coefficient")
-	fs.StringVar(&c.opts.Solver, "solver", "", "QP solver: auto, dense, sparse")
+	fs.StringVar(&c.opts.Solver, "solver", "", "QP solver: auto, dense, sparse, interior")
 	fs.StringVar(&c.out, "out", "", "output directory (default out/NAME)")
 	fs.IntVar(&c.frames, "frames", 500, "number of trajectory frames to save")
 	fs.BoolVar(&c.vtk, "vtk", false, "also write VTK (.vtp + .pvd) for ParaView")
