@@ -27,7 +27,7 @@ func near(a, b [2]float64, tol float64) bool {
 func column(c *mech.Cols, j int) map[int]float64 {
 	m := map[int]float64{}
 	for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
-		m[c.Row[k]] = c.Val[k]
+		m[int(c.Row[k])] = c.Val[k]
 	}
 	return m
 }

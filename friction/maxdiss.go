@@ -113,7 +113,7 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 						}
 					}
 					if !found {
-						o.d.Append(row, s*p.D.Val[e])
+						o.d.Append(int(row), s*p.D.Val[e])
 					}
 				}
 			}

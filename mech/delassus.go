@@ -167,7 +167,7 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 			for r := 0; r < k; r++ {
 				var sum float64
 				for e := g.Ptr[i]; e < g.Ptr[i+1]; e++ {
-					row := g.Row[e]
+					row := int(g.Row[e])
 					if row >= st && row < en {
 						sum += blk[r*k+row-st] * g.Val[e]
 					}

@@ -21,7 +21,7 @@ func MulMInvCols(dst *Cols, c *Cols, minv *BlockDiag) {
 			for r := 0; r < n; r++ {
 				var sum float64
 				for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
-					if row := c.Row[k]; row >= st && row < en {
+					if row := int(c.Row[k]); row >= st && row < en {
 						sum += blk[r*n+row-st] * c.Val[k]
 					}
 				}
@@ -70,7 +70,7 @@ func (s *Stats) Add(o Stats) {
 func (c *Cols) colBlocks(j int, blockOf func(row int) int) (b0, b1 int) {
 	b0, b1 = -1, -1
 	for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
-		b := blockOf(c.Row[k])
+		b := blockOf(int(c.Row[k]))
 		if b == b0 || b == b1 {
 			continue
 		}
@@ -92,13 +92,13 @@ func ColMInvNorm(c *Cols, j int, minv *BlockDiag) float64 {
 	var sum float64
 	for a := c.Ptr[j]; a < c.Ptr[j+1]; a++ {
 		// minv.At(ra, rb), with ra's block looked up once.
-		ra := c.Row[a]
+		ra := int(c.Row[a])
 		k := minv.BlockOf(ra)
 		s, e := minv.Start[k], minv.Start[k+1]
 		n := e - s
 		blk := minv.Data[minv.Off[k]:minv.Off[k+1]]
 		for b := c.Ptr[j]; b < c.Ptr[j+1]; b++ {
-			rb := c.Row[b]
+			rb := int(c.Row[b])
 			var m float64
 			if rb >= s && rb < e {
 				m = blk[(ra-s)*n+(rb-s)]

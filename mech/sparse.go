@@ -7,7 +7,7 @@ package mech
 type Cols struct {
 	NRows int
 	Ptr   []int // len m+1, Ptr[0] = 0
-	Row   []int
+	Row   []int32 // 32-bit: the rows are degrees of freedom of one system
 	Val   []float64
 }
 
@@ -30,7 +30,7 @@ func (c *Cols) NCols() int {
 // Append adds entry (row, val) to the column being built. Call EndCol to
 // finish the column.
 func (c *Cols) Append(row int, val float64) {
-	c.Row = append(c.Row, row)
+	c.Row = append(c.Row, int32(row))
 	c.Val = append(c.Val, val)
 }
 
@@ -93,7 +93,7 @@ func (c *Cols) SubCols(dst *Cols, idx []int) {
 	dst.Reset(c.NRows)
 	for _, j := range idx {
 		for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
-			dst.Append(c.Row[k], c.Val[k])
+			dst.Append(int(c.Row[k]), c.Val[k])
 		}
 		dst.EndCol()
 	}
