@@ -6,7 +6,7 @@ package mech
 // of at most two bodies.
 type Cols struct {
 	NRows int
-	Ptr   []int // len m+1, Ptr[0] = 0
+	Ptr   []int   // len m+1, Ptr[0] = 0
 	Row   []int32 // 32-bit: the rows are degrees of freedom of one system
 	Val   []float64
 }
