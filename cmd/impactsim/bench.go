@@ -96,30 +96,18 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	var rows []benchRow
 	var heads []string
 	for _, name := range ops {
-		path, prof := *csvPath, *cpuprofile
+		path, prof, mprof := *csvPath, *cpuprofile, *memprofile
 		if strings.Contains(*op, ",") {
-			path, prof = suffixed(path, ".csv", name), suffixed(prof, ".prof", name)
+			path, prof, mprof = suffixed(path, ".csv", name), suffixed(prof, ".prof", name), suffixed(mprof, ".prof", name)
 		}
 		// Each operator gets a fresh scene, so all start from the same state.
 		row, h, err := benchDrumRun(drumRun{n: *n, mode: *mode, steps: *steps, from: *from, op: name, solver: *solver,
-			workers: *workers, quiet: *quiet, csv: path, cpuprofile: prof}, stderr)
+			workers: *workers, quiet: *quiet, csv: path, cpuprofile: prof, memprofile: mprof}, stderr)
 		if err != nil {
 			return err
 		}
 		heads = append(heads, h)
 		rows = append(rows, row)
-	}
-	if *memprofile != "" {
-		f, err := os.Create(*memprofile)
-		if err != nil {
-			return usageError{err}
-		}
-		runtime.GC()
-		err = pprof.WriteHeapProfile(f)
-		f.Close()
-		if err != nil {
-			return err
-		}
 	}
 	for _, h := range heads {
 		fmt.Fprintln(stdout, h)
@@ -149,6 +137,7 @@ type drumRun struct {
 	mode, op, solver        string
 	quiet                   bool
 	csv, cpuprofile         string
+	memprofile              string
 }
 
 // benchRow is one operator's statistics over the measured steps.
@@ -211,9 +200,29 @@ func benchDrumRun(c drumRun, stderr io.Writer) (benchRow, string, error) {
 	}
 	prog.Finish()
 	row.wall = time.Since(start).Seconds()
+	// The heap profile is taken while the run's state is still alive.
+	if c.memprofile != "" {
+		if err := writeHeapProfile(c.memprofile); err != nil {
+			return row, "", err
+		}
+	}
 	head := fmt.Sprintf("drum %s, %d balls, %s: %s, steps %d–%d of %d, h = %g, %d workers",
 		c.mode, c.n, c.op, r.Mapping, c.from+1, c.steps, c.steps, st.H, r.Pool.Workers())
 	return row, head, nil
+}
+
+// writeHeapProfile writes the in-use heap (after a collection) to path.
+func writeHeapProfile(path string) error {
+	f, err := os.Create(path)
+	if err != nil {
+		return usageError{err}
+	}
+	runtime.GC()
+	err = pprof.WriteHeapProfile(f)
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	return err
 }
 
 // stepLog writes one CSV line per step and flushes it, so the file of a
