@@ -49,3 +49,12 @@ func BenchmarkSparse_m1000(b *testing.B)    { benchSolve(b, &qp.Sparse{}, 1000, 
 func BenchmarkSparse_m10000(b *testing.B)   { benchSolve(b, &qp.Sparse{}, 10000, false) }
 func BenchmarkDense_m300_warm(b *testing.B) { benchSolve(b, &qp.Dense{}, 300, true) }
 func BenchmarkAuto_m1000(b *testing.B)      { benchSolve(b, &qp.Auto{}, 1000, false) }
+func BenchmarkInterior_m30(b *testing.B)    { benchSolve(b, &qp.Interior{}, 30, false) }
+func BenchmarkInterior_m100(b *testing.B)   { benchSolve(b, &qp.Interior{}, 100, false) }
+func BenchmarkInterior_m300(b *testing.B)   { benchSolve(b, &qp.Interior{}, 300, false) }
+func BenchmarkInterior_m1000(b *testing.B)  { benchSolve(b, &qp.Interior{}, 1000, false) }
+func BenchmarkInterior_m10000(b *testing.B) { benchSolve(b, &qp.Interior{}, 10000, false) }
+func BenchmarkDense_m150(b *testing.B)      { benchSolve(b, &qp.Dense{}, 150, false) }
+func BenchmarkDense_m200(b *testing.B)      { benchSolve(b, &qp.Dense{}, 200, false) }
+func BenchmarkInterior_m150(b *testing.B)   { benchSolve(b, &qp.Interior{}, 150, false) }
+func BenchmarkInterior_m200(b *testing.B)   { benchSolve(b, &qp.Interior{}, 200, false) }

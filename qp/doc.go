@@ -145,9 +145,10 @@
 // 10²–10⁴ contacts) does not grow with the conditioning of A; a 10⁴-contact
 // packing takes 1.4 s against MPRGP's 31–52 s.
 //
-// Auto picks Dense for m ≤ 300 (configurable); above, Interior for LCPs on
-// a RowMatrix, polished by Sparse from Interior's best point if Interior
-// stops short, and Sparse for everything else; New builds a solver by
+// Auto picks Interior for LCPs on a RowMatrix above 160 variables (where
+// it overtakes the dense active set), polished by Sparse from Interior's
+// best point if Interior stops short; Dense for other problems up to 300
+// variables and Sparse above; New builds a solver by
 // name. Solvers keep their workspaces: repeated solves of the same size do
 // not allocate.
 //

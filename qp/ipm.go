@@ -74,13 +74,10 @@ func (s *Interior) Solve(pr *Problem, y []float64) (Result, error) {
 	if err != nil {
 		return res, err
 	}
-	rm, ok := pr.A.(RowMatrix)
-	for i := 0; ok && i < m; i++ {
-		ok = math.IsInf(pr.HiAt(i), 1) && !math.IsInf(pr.LoAt(i), -1)
-	}
-	if !ok {
+	if !interiorProblem(pr) {
 		return res, ErrNotInteriorProblem
 	}
+	rm := pr.A.(RowMatrix)
 	if m == 0 {
 		return res, nil
 	}

@@ -397,6 +397,15 @@ func TestAuto(t *testing.T) {
 	if _, r := solve(t, &a, &boxed, 1e-10); r.Method != qp.MethodSparse {
 		t.Errorf("m=400 with upper bounds ran %q", r.Method)
 	}
+	// Between InteriorMin (160) and DenseMax (300) LCPs go to the
+	// interior point, other problems to dense.
+	mid := newPacking(rng, 200, 0.8, true, false)
+	if _, r := solve(t, &a, &mid.P, 1e-10); r.Method != qp.MethodInterior {
+		t.Errorf("m=200 ran %q", r.Method)
+	}
+	if _, r := solve(t, &qp.Auto{InteriorMin: -1}, &mid.P, 1e-12); r.Method != qp.MethodDense {
+		t.Errorf("m=200, InteriorMin=-1 ran %q", r.Method)
+	}
 	a = qp.Auto{DenseMax: 500, Sparse: &qp.Sparse{Tol: 1e-12}}
 	if _, r := solve(t, &a, &big.P, 1e-12); r.Method != qp.MethodDense {
 		t.Errorf("DenseMax=500, m=400 ran %q", r.Method)

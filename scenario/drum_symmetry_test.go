@@ -38,7 +38,7 @@ func TestDrumDropMirrorSymmetry(t *testing.T) {
 	}
 	t.Run("auto", func(t *testing.T) { drumDropMirror(t, "") })
 	// Every island of two or more contacts through the interior-point
-	// solver (in the run itself only islands above 300 contacts use it).
+	// solver (in the run itself only islands above 160 contacts use it).
 	t.Run("interior", func(t *testing.T) { drumDropMirror(t, "interior") })
 }
 
