@@ -58,7 +58,7 @@ type Interior struct {
 	full             sparseChol
 	loc              []int32
 	all              []int
-	y, w, r, d       []float64
+	x, w, r, d       []float64 // x = y − lo, w = A y + b, r = A y + b − w, D = W X⁻¹
 	dy, dw, dya, dwa []float64
 	t1, t2, best     []float64
 	rhs              []float64
@@ -127,7 +127,7 @@ func (s *Interior) Solve(pr *Problem, y []float64) (Result, error) {
 		amax = 1
 	}
 	tx := gmax / amax
-	x, w, r := s.y, s.w, s.r
+	x, w, r := s.x, s.w, s.r
 	for i := range x {
 		x[i] = tx
 		y[i] += tx
@@ -240,7 +240,7 @@ func (s *Interior) polish(pr *Problem, tol, rr float64) float64 {
 func (s *Interior) grow(m int) {
 	s.loc = resize(s.loc, m)
 	s.all = resize(s.all, m)
-	for _, v := range []*[]float64{&s.y, &s.w, &s.r, &s.d, &s.dy, &s.dw, &s.dya, &s.dwa, &s.t1, &s.t2, &s.best, &s.rhs} {
+	for _, v := range []*[]float64{&s.x, &s.w, &s.r, &s.d, &s.dy, &s.dw, &s.dya, &s.dwa, &s.t1, &s.t2, &s.best, &s.rhs} {
 		*v = resize(*v, m)
 	}
 }
