@@ -25,7 +25,8 @@ const DefaultInteriorMin = 160
 const DenseFallbackMax = 5000
 
 // Auto picks a solver by problem size: Interior (interior point with
-// sparse Cholesky) for LCPs on a RowMatrix with m > InteriorMin, polished
+// sparse Cholesky) for LCPs on a sparse RowMatrix (at most 64 entries per
+// row on average) with m > InteriorMin, polished
 // by Sparse (MPRGP) from its best point if it stops short; otherwise Dense
 // (exact active set) when m ≤ DenseMax and Sparse above (boxes, matrices
 // without rows). Result.Method names the solvers that ran.
@@ -76,7 +77,7 @@ func (a *Auto) Solve(p *Problem, y []float64) (Result, error) {
 	if imin == 0 {
 		imin = DefaultInteriorMin
 	}
-	useInterior := a.Sparse == nil && imin >= 0 && p.A.Dim() > imin && interiorProblem(p)
+	useInterior := a.Sparse == nil && imin >= 0 && p.A.Dim() > imin && interiorProblem(p) && sparseEnough(p.A)
 	if p.A.Dim() <= limit && !useInterior {
 		if a.Dense != nil {
 			return a.Dense.Solve(p, y)
@@ -167,6 +168,21 @@ func interiorProblem(p *Problem) bool {
 		}
 	}
 	return true
+}
+
+// interiorMaxRow is the largest average number of entries per row of A for
+// which Auto uses the interior point: its Cholesky factorization costs
+// O(m³) on a dense A (all contacts on one body: a mesh resting on a plane
+// gives hundreds of contacts of rank 6), where the active set needs a few
+// pivots and MPRGP a few CG steps.
+const interiorMaxRow = 64
+
+// sparseEnough reports whether a RowMatrix has at most interiorMaxRow
+// entries per row on average.
+func sparseEnough(a Matrix) bool {
+	ptr, _, _ := a.(RowMatrix).Rows()
+	m := a.Dim()
+	return ptr[m] <= interiorMaxRow*m
 }
 
 // Names lists the solver names New accepts.

@@ -204,3 +204,39 @@ func TestInteriorMeshIslands(t *testing.T) {
 		}
 	}
 }
+
+// TestAutoDenseRowsSkipInterior: 250 contacts on one rigid body give a
+// dense Delassus matrix of rank 6; Auto keeps the active set for it (the
+// interior point's factorization would be O(m³)), though the matrix has
+// rows.
+func TestAutoDenseRowsSkipInterior(t *testing.T) {
+	const m = 250
+	g := make([]float64, 6*m)
+	for i := range g {
+		g[i] = math.Sin(1.3*float64(i)) + 0.1*float64(i%7)
+	}
+	a := &DenseMatrix{N: m, Data: make([]float64, m*m)}
+	b := make([]float64, m)
+	for i := 0; i < m; i++ {
+		for j := 0; j < m; j++ {
+			var s float64
+			for k := 0; k < 6; k++ {
+				s += g[6*i+k] * g[6*j+k]
+			}
+			a.Data[i*m+j] = s
+		}
+		b[i] = -1 - 0.01*float64(i%5)
+	}
+	p := &Problem{A: toCSR(a), B: b}
+	y := make([]float64, m)
+	res, err := (&Auto{}).Solve(p, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Method == MethodInterior {
+		t.Errorf("dense rows went to the interior point")
+	}
+	if r := KKTResidual(p, y, make([]float64, m)); r > DefaultDenseTol {
+		t.Errorf("KKT residual %.3g", r)
+	}
+}
