@@ -1,9 +1,16 @@
 package qp
 
-import "math"
+import (
+	"math"
+	"sync"
+)
 
 // ndLeaf is the part size below which nested dissection stops splitting.
 const ndLeaf = 48
+
+// parallelRows is the smallest side of the top-level separator that numeric
+// factors on a goroutine of its own.
+const parallelRows = 2048
 
 // sparseChol is a sparse Cholesky factorization L Lᵀ = P (A_FF + δ D_FF) Pᵀ
 // of a principal submatrix of a symmetric matrix stored by rows, with
@@ -35,8 +42,13 @@ type sparseChol struct {
 	mark         []int
 	label, level []int32
 	queue, tmp   []int
-	per, nodes   []int
-	nextID       int32
+	stack2       []int // the reach stack of the second concurrent half
+	// split0 and split1 bound the two sides of the top-level separator
+	// (rows [0, split0) and [split0, split1)); 0, 0 when there is none.
+	split0, split1 int
+	depth          int // of the nested dissection recursion
+	per, nodes     []int
+	nextID         int32
 	// Shifted counts pivots that had to be raised to δ·A_kk.
 	Shifted int
 }
@@ -99,7 +111,7 @@ func (c *sparseChol) analyze(ptr, col []int, val []float64, sub []int, loc []int
 		c.mark[k] = -1
 	}
 	for k := 0; k < n; k++ {
-		for _, i := range c.stack[c.reach(k):] {
+		for _, i := range c.stack[c.reach(k, c.stack):] {
 			c.cnt[i]++
 		}
 	}
@@ -118,15 +130,40 @@ func (c *sparseChol) analyze(ptr, col []int, val []float64, sub []int, loc []int
 // Shifted.
 func (c *sparseChol) numeric(add []float64, delta float64) {
 	n := c.n
-	next := c.cnt // next free slot per column
-	copy(next, c.lp[:n])
+	copy(c.cnt, c.lp[:n]) // next free slot per column
 	x := c.x
 	for k := range x {
 		x[k] = 0
 	}
-	c.Shifted = 0
-	for k := 0; k < n; k++ {
-		top := c.reach(k)
+	// The two sides of the top-level separator share no entry: their rows
+	// touch disjoint columns of L, entries of x and marks, so they are
+	// factored at the same time (same arithmetic, so the same bits), and
+	// the separator's rows after them.
+	a, b := c.split0, c.split1
+	if a >= parallelRows && b-a >= parallelRows {
+		c.stack2 = resize(c.stack2, n)
+		var wg sync.WaitGroup
+		var shiftedA int
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			shiftedA = c.rows(0, a, c.stack2, add, delta)
+		}()
+		shiftedB := c.rows(a, b, c.stack, add, delta)
+		wg.Wait()
+		c.Shifted = shiftedA + shiftedB + c.rows(b, n, c.stack, add, delta)
+		return
+	}
+	c.Shifted = c.rows(0, n, c.stack, add, delta)
+}
+
+// rows computes rows [lo, hi) of L with the given reach stack and returns
+// the number of floored pivots.
+func (c *sparseChol) rows(lo, hi int, stack []int, add []float64, delta float64) int {
+	next, x := c.cnt, c.x
+	shifted := 0
+	for k := lo; k < hi; k++ {
+		top := c.reach(k, stack)
 		for p := c.cp[k]; p < c.cp[k+1]; p++ {
 			x[c.ci[p]] = c.cx[p]
 		}
@@ -135,7 +172,7 @@ func (c *sparseChol) numeric(add []float64, delta float64) {
 			d += add[c.perm[k]]
 		}
 		x[k] = 0
-		for _, i := range c.stack[top:] {
+		for _, i := range stack[top:] {
 			lki := x[i] / c.lx[c.lp[i]]
 			x[i] = 0
 			for p := c.lp[i] + 1; p < next[i]; p++ {
@@ -151,11 +188,12 @@ func (c *sparseChol) numeric(add []float64, delta float64) {
 		}
 		if !(d >= floor) {
 			d = floor
-			c.Shifted++
+			shifted++
 		}
 		c.li[next[k]], c.lx[next[k]] = k, math.Sqrt(d)
 		next[k]++
 	}
+	return shifted
 }
 
 // etree computes the elimination tree of the upper triangle (cp, ci).
@@ -179,9 +217,9 @@ func (c *sparseChol) etree() {
 	c.cnt = anc
 }
 
-// reach returns top such that c.stack[top:] is the pattern of row k of L
+// reach returns top such that stack[top:] is the pattern of row k of L
 // (without the diagonal) in topological order.
-func (c *sparseChol) reach(k int) int {
+func (c *sparseChol) reach(k int, stack []int) int {
 	n := c.n
 	top := n
 	c.mark[k] = k
@@ -192,14 +230,14 @@ func (c *sparseChol) reach(k int) int {
 		}
 		l := 0
 		for ; c.mark[i] != k; i = c.parent[i] {
-			c.stack[l] = i
+			stack[l] = i
 			l++
 			c.mark[i] = k
 		}
 		for l > 0 {
 			top--
 			l--
-			c.stack[top] = c.stack[l]
+			stack[top] = stack[l]
 		}
 	}
 	return top
@@ -247,6 +285,7 @@ func (c *sparseChol) order(ptr, col []int, sub []int, loc []int32) {
 		c.label[i] = -1
 	}
 	c.nextID = 0
+	c.split0, c.split1, c.depth = 0, 0, 0
 	// nd numbers the nodes of each part in place: the part's slice of
 	// nodes ends up holding its new order, so nodes becomes perm.
 	c.nd(ptr, col, sub, loc, nodes)
@@ -314,6 +353,8 @@ func (c *sparseChol) nd(ptr, col []int, sub []int, loc []int32, nodes []int) {
 	if len(nodes) <= ndLeaf {
 		return
 	}
+	c.depth++
+	defer func() { c.depth-- }()
 	id := c.nextID
 	c.nextID++
 	reset := func() {
@@ -334,6 +375,9 @@ func (c *sparseChol) nd(ptr, col []int, sub []int, loc []int32, nodes []int) {
 			}
 			return 1
 		})
+		if c.depth == 1 {
+			c.split0, c.split1 = n0, len(nodes)
+		}
 		c.nd(ptr, col, sub, loc, nodes[:n0])
 		c.nd(ptr, col, sub, loc, nodes[n0:])
 		return
@@ -387,6 +431,9 @@ func (c *sparseChol) nd(ptr, col []int, sub []int, loc []int32, nodes []int) {
 		}
 		return 0
 	})
+	if c.depth == 1 {
+		c.split0, c.split1 = n0, n0+n1
+	}
 	c.nd(ptr, col, sub, loc, nodes[:n0])
 	c.nd(ptr, col, sub, loc, nodes[n0:n0+n1])
 }

@@ -11,9 +11,16 @@ import (
 // nested-dissection order has work to do) twice with different diagonal
 // shifts, as the interior point does, and checks A x = b to 1e-12 relative
 // after each factorization, for the whole matrix and for a principal
-// submatrix.
+// submatrix; where the two sides of the top separator are factored
+// concurrently, the factor equals the serial one bit for bit.
 func TestSparseCholesky(t *testing.T) {
 	rng := rand.New(rand.NewSource(5))
+	parallelChecked := 0
+	defer func() {
+		if parallelChecked == 0 {
+			t.Error("no factorization took the concurrent path")
+		}
+	}()
 	for _, side := range []int{3, 10, 40, 90} {
 		n := side * side
 		id := rng.Perm(n) // grid point → variable
@@ -89,6 +96,21 @@ func TestSparseCholesky(t *testing.T) {
 				}
 				if ch.Shifted != 0 {
 					t.Errorf("side %d: %d pivots floored on a definite matrix", side, ch.Shifted)
+				}
+				// The two halves of the top separator may be factored
+				// concurrently; serially the factor is the same bit for bit.
+				if ch.split0 >= parallelRows && ch.split1-ch.split0 >= parallelRows {
+					lx := append([]float64(nil), ch.lx...)
+					s0, s1 := ch.split0, ch.split1
+					ch.split0, ch.split1 = 0, 0
+					ch.numeric(add, 1e-14)
+					ch.split0, ch.split1 = s0, s1
+					for q := range lx {
+						if lx[q] != ch.lx[q] {
+							t.Fatalf("side %d: concurrent and serial factors differ at entry %d", side, q)
+						}
+					}
+					parallelChecked++
 				}
 			}
 		}
