@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
@@ -64,6 +65,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	memprofile := fs.String("memprofile", "", "write a heap profile (go tool pprof) at the end of the run to this file")
 	workers := fs.Int("workers", 0, "goroutines of the step loop (0: GOMAXPROCS); results do not depend on it")
 	csvPath := fs.String("csv", "", "write one line per step (timings, constraints, iterations, largest island and its solver) to this file as the run goes, so a long run can be measured in part")
+	savePath := fs.String("save-state", "", "write the state (step, t, q, v, bit for bit) after the steps of --save-at to this file, with _STEP inserted before its extension")
+	saveAt := fs.String("save-at", "", "comma-separated step numbers at which --save-state writes")
+	resume := fs.String("resume", "", "start from a state written by --save-state for the same --n and --mode (--steps and --from count from step 0, not from the resumed step)")
 	pos, err := parse(fs, args[1:])
 	if err != nil {
 		return err
@@ -76,6 +80,13 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if *mode != "drop" && *mode != "gas" {
 		return badInput("bench drum: --mode: expected drop or gas, got %q", *mode)
+	}
+	saves, err := parseSteps(*saveAt)
+	if err != nil {
+		return badInput("bench drum: --save-at: %v", err)
+	}
+	if (len(saves) > 0) != (*savePath != "") {
+		return badInput("bench drum: --save-state and --save-at go together")
 	}
 	if os.Getenv("GOGC") == "" {
 		// The step loop allocates nothing in steady state, so collections
@@ -97,12 +108,15 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	var heads []string
 	for _, name := range ops {
 		path, prof, mprof := *csvPath, *cpuprofile, *memprofile
+		save := *savePath
 		if strings.Contains(*op, ",") {
+			save = suffixed(save, filepath.Ext(save), name)
 			path, prof, mprof = suffixed(path, ".csv", name), suffixed(prof, ".prof", name), suffixed(mprof, ".prof", name)
 		}
 		// Each operator gets a fresh scene, so all start from the same state.
 		row, h, err := benchDrumRun(drumRun{n: *n, mode: *mode, steps: *steps, from: *from, op: name, solver: *solver,
-			workers: *workers, quiet: *quiet, csv: path, cpuprofile: prof, memprofile: mprof}, stderr)
+			workers: *workers, quiet: *quiet, csv: path, cpuprofile: prof, memprofile: mprof,
+			save: save, saveAt: saves, resume: *resume}, stderr)
 		if err != nil {
 			return err
 		}
@@ -138,6 +152,8 @@ type drumRun struct {
 	quiet                   bool
 	csv, cpuprofile         string
 	memprofile              string
+	save, resume            string // state files (see --save-state, --resume)
+	saveAt                  []int
 }
 
 // benchRow is one operator's statistics over the measured steps.
@@ -164,6 +180,15 @@ func benchDrumRun(c drumRun, stderr io.Writer) (benchRow, string, error) {
 	sc.Balls = nil
 	r.Sys.Q, r.Sys.V = nil, nil
 	st := r.Stepper
+	if c.resume != "" {
+		if err := readState(st, c.resume, sc.Source); err != nil {
+			return row, "", err
+		}
+		if st.N >= c.steps {
+			return row, "", badInput("bench drum: %s: the state is at step %d, --steps %d leaves nothing to run", c.resume, st.N, c.steps)
+		}
+	}
+	first := st.N
 	var perStep *stepLog
 	if c.csv != "" {
 		if perStep, err = newStepLog(c.csv); err != nil {
@@ -178,11 +203,16 @@ func benchDrumRun(c drumRun, stderr io.Writer) (benchRow, string, error) {
 	}
 	defer stopProfile()
 	start := time.Now()
-	for i := 0; i < c.steps; i++ {
+	for i := first; i < c.steps; i++ {
 		if err := st.Step(); err != nil {
 			return row, "", err
 		}
 		prog.Update(float64(i + 1))
+		if slices.Contains(c.saveAt, st.N) {
+			if err := writeState(st, stepPath(c.save, st.N), sc.Source); err != nil {
+				return row, "", err
+			}
+		}
 		l := st.Last
 		if perStep != nil {
 			if err := perStep.add(st.N, st.T, &l); err != nil {
@@ -207,8 +237,67 @@ func benchDrumRun(c drumRun, stderr io.Writer) (benchRow, string, error) {
 		}
 	}
 	head := fmt.Sprintf("drum %s, %d balls, %s: %s, steps %d–%d of %d, h = %g, %d workers",
-		c.mode, c.n, c.op, r.Mapping, c.from+1, c.steps, c.steps, st.H, r.Pool.Workers())
+		c.mode, c.n, c.op, r.Mapping, max(c.from, first)+1, c.steps, c.steps, st.H, r.Pool.Workers())
+	if c.resume != "" {
+		head += fmt.Sprintf(", resumed at step %d from %s", first, c.resume)
+	}
 	return row, head, nil
+}
+
+// parseSteps reads a comma-separated list of step numbers ≥ 1 ("" is none).
+func parseSteps(list string) ([]int, error) {
+	if list == "" {
+		return nil, nil
+	}
+	var out []int
+	for _, f := range strings.Split(list, ",") {
+		k, err := strconv.Atoi(strings.TrimSpace(f))
+		if err != nil || k < 1 {
+			return nil, fmt.Errorf("expected step numbers ≥ 1 separated by commas, got %q", f)
+		}
+		out = append(out, k)
+	}
+	return out, nil
+}
+
+// stepPath inserts "_STEP" before the extension of path.
+func stepPath(path string, step int) string {
+	ext := filepath.Ext(path)
+	return fmt.Sprintf("%s_%d%s", strings.TrimSuffix(path, ext), step, ext)
+}
+
+// writeState writes the stepper's state to path through a temporary file
+// renamed into place, so a stopped run never leaves half a state file.
+func writeState(st *sim.Stepper, path, tag string) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return usageError{fmt.Errorf("bench drum: --save-state: %w", err)}
+	}
+	err = st.WriteState(tmp, tag)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("bench drum: writing %s: %w", path, err)
+	}
+	return nil
+}
+
+// readState loads a state written by writeState for the scene tag.
+func readState(st *sim.Stepper, path, tag string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return usageError{fmt.Errorf("bench drum: --resume: %w", err)}
+	}
+	defer f.Close()
+	if err := st.ReadState(f, tag); err != nil {
+		return usageError{fmt.Errorf("bench drum: --resume %s: %w", path, err)}
+	}
+	return nil
 }
 
 // writeHeapProfile writes the in-use heap (after a collection) to path.
