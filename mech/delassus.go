@@ -161,15 +161,13 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 				continue
 			}
 			b := d.blocks[l]
-			st, en := minv.Start[b], minv.Start[b+1]
-			k := en - st
-			blk := minv.Data[minv.Off[b]:minv.Off[b+1]]
-			for r := 0; r < k; r++ {
+			st, en := minv.Bounds(b)
+			for r := 0; r < en-st; r++ {
 				var sum float64
 				for e := g.Ptr[i]; e < g.Ptr[i+1]; e++ {
 					row := int(g.Row[e])
 					if row >= st && row < en {
-						sum += blk[r*k+row-st] * g.Val[e]
+						sum += minv.Entry(b, r, row-st) * g.Val[e]
 					}
 				}
 				d.u[st+r] = sum
@@ -217,7 +215,8 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 		for s := 0; s < 2; s++ {
 			if l := d.colBlk[2*i+s]; l >= 0 {
 				b := d.blocks[l]
-				clear(d.u[minv.Start[b]:minv.Start[b+1]])
+				st, en := minv.Bounds(b)
+				clear(d.u[st:en])
 			}
 		}
 	}

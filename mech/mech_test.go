@@ -187,3 +187,90 @@ func TestEnergyMomentumImpulses(t *testing.T) {
 		t.Error("Validate accepts restitution 1.5")
 	}
 }
+
+// TestCompactScalarBlocks: the compact form of ShapeUniform (one scalar per
+// block) and the same matrix stored block by block give bitwise the same
+// products, entries, Delassus matrix and effective masses.
+func TestCompactScalarBlocks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	const nb = 40
+	s := make([]float64, nb)
+	for i := range s {
+		s[i] = 0.1 + rng.Float64()
+	}
+	var compact BlockDiag
+	compact.ShapeUniform(nb, 2)
+	compact.FillScalar(0, nb, func(b int) float64 { return s[b] })
+	general := NewBlockDiag(nb, 4*nb)
+	for b := 0; b < nb; b++ {
+		general.AppendBlock(2, s[b], 0, 0, s[b])
+	}
+	if compact.N() != 2*nb || compact.NumBlocks() != nb || compact.MaxBlock() != 2 {
+		t.Fatalf("N %d blocks %d max %d", compact.N(), compact.NumBlocks(), compact.MaxBlock())
+	}
+	x := make([]float64, 2*nb)
+	v := make([]float64, 2*nb)
+	for i := range x {
+		x[i], v[i] = rng.NormFloat64(), rng.NormFloat64()
+	}
+	same := func(what string, a, b []float64) {
+		t.Helper()
+		for i := range a {
+			if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+				t.Fatalf("%s differs at %d: %v vs %v", what, i, a[i], b[i])
+			}
+		}
+	}
+	y1, y2 := make([]float64, 2*nb), make([]float64, 2*nb)
+	compact.MulVec(y1, x)
+	general.MulVec(y2, x)
+	same("MulVec", y1, y2)
+	compact.MulVecAddBlocks(y1, x, v, 3, 31)
+	general.MulVecAddBlocks(y2, x, v, 3, 31)
+	same("MulVecAddBlocks", y1, y2)
+	if a, b := compact.QuadForm(x, v), general.QuadForm(x, v); a != b {
+		t.Fatalf("QuadForm %v vs %v", a, b)
+	}
+	for i := 0; i < 2*nb; i += 3 {
+		for j := max(0, i-2); j < min(2*nb, i+3); j++ {
+			if compact.At(i, j) != general.At(i, j) {
+				t.Fatalf("At(%d,%d) %v vs %v", i, j, compact.At(i, j), general.At(i, j))
+			}
+		}
+		if compact.BlockOf(i) != general.BlockOf(i) {
+			t.Fatalf("BlockOf(%d)", i)
+		}
+	}
+	// Random two-ball constraint columns.
+	var g Cols
+	g.Reset(2 * nb)
+	for j := 0; j < 60; j++ {
+		a := rng.IntN(nb)
+		b := (a + 1 + rng.IntN(nb-1)) % nb
+		lo, hi := min(a, b), max(a, b)
+		nx, ny := rng.NormFloat64(), rng.NormFloat64()
+		g.Append(2*lo, nx)
+		g.Append(2*lo+1, ny)
+		g.Append(2*hi, -nx)
+		g.Append(2*hi+1, -ny)
+		g.EndCol()
+	}
+	var d1, d2 Delassus
+	d1.Assemble(&g, &compact)
+	d2.Assemble(&g, general)
+	same("Delassus", d1.Val, d2.Val)
+	for j := 0; j < g.NCols(); j++ {
+		if a, b := ColMInvNorm(&g, j, &compact), ColMInvNorm(&g, j, general); a != b {
+			t.Fatalf("ColMInvNorm(%d) %v vs %v", j, a, b)
+		}
+	}
+	var c1, c2 Cols
+	MulMInvCols(&c1, &g, &compact)
+	MulMInvCols(&c2, &g, general)
+	same("MulMInvCols", c1.Val, c2.Val)
+	// Appending a block to a compact matrix keeps its blocks.
+	compact.AppendBlock(1, 7)
+	if compact.N() != 2*nb+1 || compact.At(2*nb, 2*nb) != 7 || compact.At(5, 5) != s[2] || compact.At(4, 5) != 0 {
+		t.Fatal("AppendBlock after ShapeUniform lost blocks")
+	}
+}

@@ -15,14 +15,12 @@ func MulMInvCols(dst *Cols, c *Cols, minv *BlockDiag) {
 			if b < 0 {
 				continue
 			}
-			st, en := minv.Start[b], minv.Start[b+1]
-			n := en - st
-			blk := minv.Data[minv.Off[b]:minv.Off[b+1]]
-			for r := 0; r < n; r++ {
+			st, en := minv.Bounds(b)
+			for r := 0; r < en-st; r++ {
 				var sum float64
 				for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
 					if row := int(c.Row[k]); row >= st && row < en {
-						sum += blk[r*n+row-st] * c.Val[k]
+						sum += minv.Entry(b, r, row-st) * c.Val[k]
 					}
 				}
 				dst.Append(st+r, sum)
@@ -94,14 +92,12 @@ func ColMInvNorm(c *Cols, j int, minv *BlockDiag) float64 {
 		// minv.At(ra, rb), with ra's block looked up once.
 		ra := int(c.Row[a])
 		k := minv.BlockOf(ra)
-		s, e := minv.Start[k], minv.Start[k+1]
-		n := e - s
-		blk := minv.Data[minv.Off[k]:minv.Off[k+1]]
+		s, e := minv.Bounds(k)
 		for b := c.Ptr[j]; b < c.Ptr[j+1]; b++ {
 			rb := int(c.Row[b])
 			var m float64
 			if rb >= s && rb < e {
-				m = blk[(ra-s)*n+(rb-s)]
+				m = minv.Entry(k, ra-s, rb-s)
 			}
 			sum += c.Val[a] * m * c.Val[b]
 		}

@@ -103,7 +103,7 @@ func (p *Problem) LinearMomentum(dst, v []float64) {
 	}
 	var buf [16]float64
 	for b := 0; b < p.M.NumBlocks(); b++ {
-		s, e := p.M.Start[b], p.M.Start[b+1]
+		s, e := p.M.Bounds(b)
 		k := e - s
 		var y []float64
 		if k <= len(buf) {
