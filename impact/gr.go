@@ -25,12 +25,9 @@ type GR struct {
 	vt     []float64 // ṽ
 	u      []float64 // Gᵀṽ
 	idx    []int     // violator indices
-	uSub   []float64
-	eps    []float64
-	ySub   []float64
+	eps    []float64 // 1 + cᵢ for every contact
 	scr    []float64 // Gλ (length n): o.vt itself, or scrOwn
 	scrOwn []float64
-	bodies []int // bodies of the violator columns
 
 	// parallel products (see SetPool)
 	p         *mech.Problem
@@ -82,6 +79,13 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	vtol := o.cfg.vtol()
 	o.vt = grow(o.vt, n)
 	o.u = grow(o.u, m)
+	o.eps = grow(o.eps, m)
+	for k, c := range p.CoR[:m] {
+		if o.restitution >= 0 {
+			c = o.restitution
+		}
+		o.eps[k] = 1 + c
+	}
 	copy(o.vt, p.V)
 	maxIter := o.cfg.maxIter()
 	if o.self != o {
@@ -106,30 +110,15 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 			return st, &NotConvergedError{Operator: "gr", Iterations: iter, WorstViolation: w, Contact: k}
 		}
 		nv := len(o.idx)
-		o.uSub = grow(o.uSub, nv)
-		o.eps = grow(o.eps, nv)
-		o.ySub = grow(o.ySub, nv)
-		o.bodies = growInt(o.bodies, 2*nv)
-		for a, k := range o.idx {
-			o.bodies[2*a], o.bodies[2*a+1] = p.Bodies[2*k], p.Bodies[2*k+1]
-			o.uSub[a] = o.u[k]
-			c := p.CoR[k]
-			if o.restitution >= 0 {
-				c = o.restitution
-			}
-			o.eps[a] = 1 + c
-		}
-		// The kernel reads the violator columns in place (colMap = idx).
+		// The kernel reads the violators' columns, bodies, velocities and
+		// factors in place and adds their impulses to λ (colMap = idx).
 		o.ker.colMap = o.idx
-		r, err := o.ker.solve(&p.G, &p.MInv, o.bodies, o.uSub, o.eps, o.ySub)
+		r, err := o.ker.solve(&p.G, &p.MInv, p.Bodies, o.u, o.eps, lambda)
 		o.ker.colMap = nil
 		st.Iterations++
 		st.Add(r)
 		if err != nil {
 			return st, fmt.Errorf("impact: gr iteration %d on %d violators: %w", iter+1, nv, err)
-		}
-		for a, k := range o.idx {
-			lambda[k] += o.ySub[a]
 		}
 		// ṽ = v⁻ + M⁻¹ G λ, recomputed from the accumulated impulse rather
 		// than updated incrementally so round-off does not accumulate.

@@ -32,16 +32,21 @@ func (s *islands) find(b int) int {
 }
 
 // split groups columns 0..m−1, where column j touches bodies
-// bodies[2j], bodies[2j+1] (−1 for none), nb bodies in all. Columns keep
+// bodies[2j′], bodies[2j′+1] (−1 for none; j′ = colMap[j], or j when colMap
+// is nil), nb bodies in all. Columns keep
 // their relative order inside a component and components are ordered by
 // their first column, so the grouping is deterministic.
-func (s *islands) split(m, nb int, bodies []int) {
+func (s *islands) split(m, nb int, bodies []int, colMap []int) {
 	s.parent = growInt32(s.parent, nb)
 	for b := range s.parent {
 		s.parent[b] = int32(b)
 	}
 	for j := 0; j < m; j++ {
-		a, b := bodies[2*j], bodies[2*j+1]
+		jj := j
+		if colMap != nil {
+			jj = colMap[j]
+		}
+		a, b := bodies[2*jj], bodies[2*jj+1]
 		if a >= 0 && b >= 0 {
 			ra, rb := s.find(a), s.find(b)
 			if ra != rb {
@@ -60,9 +65,13 @@ func (s *islands) split(m, nb int, bodies []int) {
 	s.root = growInt32(s.root, m)
 	s.count = s.count[:0]
 	for j := 0; j < m; j++ {
-		b := bodies[2*j]
+		jj := j
+		if colMap != nil {
+			jj = colMap[j]
+		}
+		b := bodies[2*jj]
 		if b < 0 {
-			b = bodies[2*j+1]
+			b = bodies[2*jj+1]
 		}
 		r := s.find(b)
 		if s.rootID[r] < 0 {

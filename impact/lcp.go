@@ -34,8 +34,10 @@ type lcpSolve struct {
 	fSingle func(w, lo, hi int)
 	single  []int // the columns that are islands of their own
 	// colMap, when set, says that column j of the problem is column
-	// colMap[j] of g (GR passes all contacts and its violator indices
-	// instead of copying the violator columns).
+	// colMap[j] of g, and bodies, u, eps and y are then indexed by g's
+	// columns, with y accumulated (y[colMap[j]] += yⱼ): GR passes all
+	// contacts, its violator indices and its running λ instead of copying
+	// the violators' columns, bodies, velocities and factors.
 	colMap []int
 	self   *lcpSolve
 }
@@ -84,7 +86,7 @@ func (s *lcpSolve) workers() error {
 }
 
 // solve writes y for columns g (bodies[2j], bodies[2j+1] touched by column
-// j, nb bodies) island by island. It returns the summed iterations and the
+// j, nb bodies) island by island (with colMap: see there). It returns the summed iterations and the
 // largest residual of the island solves as one solve of the operator, with
 // the size and solver of the largest island.
 func (s *lcpSolve) solve(g *mech.Cols, minv *mech.BlockDiag, bodies []int, u, eps, y []float64) (mech.Stats, error) {
@@ -96,7 +98,7 @@ func (s *lcpSolve) solve(g *mech.Cols, minv *mech.BlockDiag, bodies []int, u, ep
 	if err := s.workers(); err != nil {
 		return st, err
 	}
-	s.isl.split(m, minv.NumBlocks(), bodies)
+	s.isl.split(m, minv.NumBlocks(), bodies, s.colMap)
 	s.big = s.big[:0]
 	s.single = s.single[:0]
 	for c := 0; c < s.isl.n(); c++ {
@@ -163,9 +165,14 @@ func (s *lcpSolve) singles(w, lo, hi int) {
 			gj = s.colMap[j]
 		}
 		a := mech.ColMInvNorm(s.g, gj, s.minv)
-		s.yOut[j] = 0
-		if bj := s.eps[j] * s.u[j]; bj < 0 && a > 0 {
-			s.yOut[j] = -bj / a
+		var y float64
+		if bj := s.eps[gj] * s.u[gj]; bj < 0 && a > 0 {
+			y = -bj / a
+		}
+		if s.colMap != nil {
+			s.yOut[gj] += y
+		} else {
+			s.yOut[j] = y
 		}
 	}
 }
@@ -178,19 +185,19 @@ func (s *lcpSolve) island(w, i int) {
 	}
 	cols := s.isl.cols(s.big[i])
 	k := len(cols)
+	gcols := cols
 	if s.colMap != nil {
 		ws.gidx = growInt(ws.gidx, k)
 		for a, j := range cols {
 			ws.gidx[a] = s.colMap[j]
 		}
-		s.g.SubCols(&ws.sub, ws.gidx)
-	} else {
-		s.g.SubCols(&ws.sub, cols)
+		gcols = ws.gidx
 	}
+	s.g.SubCols(&ws.sub, gcols)
 	ws.A.Assemble(&ws.sub, s.minv)
 	ws.b = grow(ws.b, k)
 	ws.y = grow(ws.y, k)
-	for a, j := range cols {
+	for a, j := range gcols {
 		ws.b[a] = s.eps[j] * s.u[j]
 		ws.y[a] = 0
 	}
@@ -204,6 +211,12 @@ func (s *lcpSolve) island(w, i int) {
 	if err != nil {
 		if ws.errAt < 0 || i < ws.errAt {
 			ws.errAt, ws.err = i, fmt.Errorf("island of %d contacts: %w", k, err)
+		}
+		return
+	}
+	if s.colMap != nil {
+		for a, j := range gcols {
+			s.yOut[j] += ws.y[a]
 		}
 		return
 	}
