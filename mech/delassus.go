@@ -25,7 +25,8 @@ type Delassus struct {
 	mark     []int // scatter marker per column
 	acc      []float64
 	touched  []int
-	u        []float64 // M⁻¹ gᵢ scattered over all dofs; zero between rows
+	uOff     []int     // local block → its offset in u
+	u        []float64 // M⁻¹ gᵢ scattered over the local blocks' dofs; zero between rows
 }
 
 // Dim returns the number of columns m (A is m×m).
@@ -78,7 +79,6 @@ func grow[T any](s []T, n int) []T {
 // minv, so an island of a large system costs what the island costs.
 func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 	m := g.NCols()
-	n := minv.N()
 	nb := minv.NumBlocks()
 	d.n = m
 
@@ -141,11 +141,18 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 	for i := range d.mark {
 		d.mark[i] = -1
 	}
-	// d.u is a dense scatter vector over all degrees of freedom that is zero
-	// between calls: each row below clears the blocks it wrote.
-	if len(d.u) < n {
-		d.u = make([]float64, n)
+	// d.u is a dense scatter vector over the degrees of freedom of the
+	// local blocks (block l at uOff[l]), zero between rows: each row below
+	// clears the blocks it wrote. Its size is the island's, not the
+	// system's (16 MB per worker saved on a million 2D balls).
+	d.uOff = grow(d.uOff, nl+1)
+	d.uOff[0] = 0
+	for l, b := range d.blocks {
+		st, en := minv.Bounds(b)
+		d.uOff[l+1] = d.uOff[l] + en - st
 	}
+	d.u = grow(d.u, d.uOff[nl])
+	clear(d.u)
 
 	d.Ptr = grow(d.Ptr, m+1)
 	d.Ptr[0] = 0
@@ -162,6 +169,7 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 			}
 			b := d.blocks[l]
 			st, en := minv.Bounds(b)
+			u := d.u[d.uOff[l]:d.uOff[l+1]]
 			for r := 0; r < en-st; r++ {
 				var sum float64
 				for e := g.Ptr[i]; e < g.Ptr[i+1]; e++ {
@@ -170,7 +178,7 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 						sum += minv.Entry(b, r, row-st) * g.Val[e]
 					}
 				}
-				d.u[st+r] = sum
+				u[r] = sum
 			}
 		}
 		// Row i: A_ij = gⱼᵀ u for every column j sharing a block with i.
@@ -196,9 +204,20 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 				d.acc[j] = d.At(j, i)
 				continue
 			}
+			// Column j's rows lie in its (at most two) local blocks.
 			var sum float64
+			l0, l1 := d.colBlk[2*j], d.colBlk[2*j+1]
+			s0, e0 := minv.Bounds(d.blocks[l0])
 			for e := g.Ptr[j]; e < g.Ptr[j+1]; e++ {
-				sum += g.Val[e] * d.u[g.Row[e]]
+				row := int(g.Row[e])
+				var pos int
+				if row >= s0 && row < e0 {
+					pos = d.uOff[l0] + row - s0
+				} else {
+					s1, _ := minv.Bounds(d.blocks[l1])
+					pos = d.uOff[l1] + row - s1
+				}
+				sum += g.Val[e] * d.u[pos]
 			}
 			d.acc[j] = sum
 		}
@@ -214,9 +233,7 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 		// Clear u on the blocks of column i.
 		for s := 0; s < 2; s++ {
 			if l := d.colBlk[2*i+s]; l >= 0 {
-				b := d.blocks[l]
-				st, en := minv.Bounds(b)
-				clear(d.u[st:en])
+				clear(d.u[d.uOff[l]:d.uOff[l+1]])
 			}
 		}
 	}
