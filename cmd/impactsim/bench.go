@@ -60,6 +60,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	from := fs.Int("from", 0, "first step to include in the statistics")
 	op := fs.String("operator", "gr", "impact operator, or a comma-separated list run one after the other on the same scene (one table row each)")
 	solver := fs.String("solver", "", "QP solver (auto, dense, sparse, interior)")
+	cor := fs.Float64("cor", 1, "coefficient of restitution of every contact (Table 2 of the paper: 1)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	memprofile := fs.String("memprofile", "", "write a heap profile (go tool pprof) at the end of the run to this file")
@@ -80,6 +81,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	}
 	if *mode != "drop" && *mode != "gas" {
 		return badInput("bench drum: --mode: expected drop or gas, got %q", *mode)
+	}
+	if !(*cor >= 0 && *cor <= 1) {
+		return badInput("bench drum: --cor: expected 0 ≤ c ≤ 1, got %v", *cor)
 	}
 	saves, err := parseSteps(*saveAt)
 	if err != nil {
@@ -114,7 +118,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 			path, prof, mprof = suffixed(path, ".csv", name), suffixed(prof, ".prof", name), suffixed(mprof, ".prof", name)
 		}
 		// Each operator gets a fresh scene, so all start from the same state.
-		row, h, err := benchDrumRun(drumRun{n: *n, mode: *mode, steps: *steps, from: *from, op: name, solver: *solver,
+		row, h, err := benchDrumRun(drumRun{n: *n, mode: *mode, steps: *steps, from: *from, op: name, solver: *solver, cor: *cor,
 			workers: *workers, quiet: *quiet, csv: path, cpuprofile: prof, memprofile: mprof,
 			save: save, saveAt: saves, resume: *resume}, stderr)
 		if err != nil {
@@ -149,6 +153,7 @@ func suffixed(path, ext, name string) string {
 type drumRun struct {
 	n, steps, from, workers int
 	mode, op, solver        string
+	cor                     float64
 	quiet                   bool
 	csv, cpuprofile         string
 	memprofile              string
@@ -169,7 +174,7 @@ func benchDrumRun(c drumRun, stderr io.Writer) (benchRow, string, error) {
 	row := benchRow{op: c.op}
 	sc := scene.DrumGrid(c.n, c.mode, 1)
 	sc.Source = fmt.Sprintf("builtin:drum_%s_%d", c.mode, c.n)
-	r, err := scenario.NewBall2D(sc, scenario.Options{Operator: c.op, Solver: c.solver, Workers: benchWorkers(c.workers)})
+	r, err := scenario.NewBall2D(sc, scenario.Options{Operator: c.op, Solver: c.solver, CoR: &c.cor, Workers: benchWorkers(c.workers)})
 	if err != nil {
 		return row, "", usageError{err}
 	}
@@ -236,8 +241,8 @@ func benchDrumRun(c drumRun, stderr io.Writer) (benchRow, string, error) {
 			return row, "", err
 		}
 	}
-	head := fmt.Sprintf("drum %s, %d balls, %s: %s, steps %d–%d of %d, h = %g, %d workers",
-		c.mode, c.n, c.op, r.Mapping, max(c.from, first)+1, c.steps, c.steps, st.H, r.Pool.Workers())
+	head := fmt.Sprintf("drum %s, %d balls, %s: %s, c = %g, steps %d–%d of %d, h = %g, %d workers",
+		c.mode, c.n, c.op, r.Mapping, c.cor, max(c.from, first)+1, c.steps, c.steps, st.H, r.Pool.Workers())
 	if c.resume != "" {
 		head += fmt.Sprintf(", resumed at step %d from %s", first, c.resume)
 	}

@@ -96,7 +96,7 @@ func TestBenchDrum(t *testing.T) {
 	if code != 0 {
 		t.Fatal(errs)
 	}
-	if !strings.Contains(out, "| drop | 100 | gr |") {
+	if !strings.Contains(out, "| drop | 100 | gr |") || !strings.Contains(out, "c = 1,") {
 		t.Errorf("unexpected bench output:\n%s", out)
 	}
 	// Two operators side by side, each with its own per-step CSV.
@@ -267,6 +267,8 @@ func TestBenchDrumResume(t *testing.T) {
 		{[]string{"--n", "400", "--resume", filepath.Join(dir, "missing.state")}, "no such file"},
 		{[]string{"--n", "400", "--save-at", "10"}, "go together"},
 		{[]string{"--n", "400", "--save-state", part, "--save-at", "0"}, "step numbers ≥ 1"},
+		{[]string{"--n", "400", "--cor", "1.5"}, "--cor: expected 0 ≤ c ≤ 1"},
+		{[]string{"--n", "400", "--cor", "NaN"}, "--cor: expected 0 ≤ c ≤ 1"},
 	} {
 		code, _, errs := runCLI(t, append([]string{"bench", "drum", "--quiet"}, c.args...)...)
 		if code != 2 || !strings.Contains(errs, c.want) {
