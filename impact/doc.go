@@ -39,4 +39,14 @@
 // iteration cap returns *NotConvergedError (iterations and worst remaining
 // approach velocity); an inner solver that misses its tolerance returns its
 // own error, wrapped. No operator returns an infeasible velocity silently.
+//
+// The QP of lcp and of each GR iteration is separable over the connected
+// components (islands) of the contact graph; they are solved one by one,
+// concurrently when the operator has a worker pool, each by the same
+// arithmetic on whichever worker (lcp.go, islands.go). With
+// Config.WarmStart, lcp and GR's first iteration start each island solve
+// from the contacts' impulses at the two previous calls (warmstart.go); the
+// violators of GR iteration k+1 had zero impulse at iteration k, so later
+// iterations have nothing to start from. WarmStarter saves and restores
+// that memory with a simulation's state.
 package impact

@@ -2,6 +2,7 @@ package impact
 
 import (
 	"fmt"
+	"io"
 
 	"impactsim/mech"
 	"impactsim/par"
@@ -21,6 +22,7 @@ type GR struct {
 	cfg         Config
 	restitution float64 // ≥ 0 overrides every cᵢ (GRR's elastic part uses 1)
 	ker         lcpSolve
+	warm        warmStart
 
 	vt     []float64 // ṽ
 	u      []float64 // Gᵀṽ
@@ -74,6 +76,9 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 		lambda[i] = 0
 	}
 	if m == 0 {
+		if o.cfg.WarmStart {
+			o.warm.skip()
+		}
 		return st, nil
 	}
 	vtol := o.cfg.vtol()
@@ -103,6 +108,9 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 			}
 		}
 		if len(o.idx) == 0 {
+			if iter == 0 && o.cfg.WarmStart {
+				o.warm.skip()
+			}
 			return st, nil
 		}
 		if iter >= maxIter {
@@ -113,8 +121,13 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 		// The kernel reads the violators' columns, bodies, velocities and
 		// factors in place and adds their impulses to λ (colMap = idx).
 		o.ker.colMap = o.idx
+		if iter == 0 && o.cfg.WarmStart {
+			// Only the first iteration has a history to start from (see
+			// warmStart); λ is zero before it, so it records increments.
+			o.ker.warm = &o.warm
+		}
 		r, err := o.ker.solve(&p.G, &p.MInv, p.Bodies, o.u, o.eps, lambda)
-		o.ker.colMap = nil
+		o.ker.colMap, o.ker.warm = nil, nil
 		st.Iterations++
 		st.Add(r)
 		if err != nil {
@@ -140,3 +153,12 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 
 // SetPool makes GR solve independent islands concurrently (see lcpSolve).
 func (o *GR) SetPool(pool *par.Pool) { o.ker.setPool(pool) }
+
+// WriteWarmStart implements WarmStarter.
+func (o *GR) WriteWarmStart(w io.Writer) error { return o.warm.writeTo(w) }
+
+// ReadWarmStart implements WarmStarter.
+func (o *GR) ReadWarmStart(data []byte) error { return o.warm.readFrom(data) }
+
+// ResetWarmStart implements WarmStarter.
+func (o *GR) ResetWarmStart() { o.warm.reset() }

@@ -2,6 +2,7 @@ package impact
 
 import (
 	"fmt"
+	"io"
 	"slices"
 
 	"impactsim/mech"
@@ -39,6 +40,10 @@ type lcpSolve struct {
 	// contacts, its violator indices and its running λ instead of copying
 	// the violators' columns, bodies, velocities and factors.
 	colMap []int
+	// warm, when set, supplies the islands' initial guesses and records
+	// this call's impulses for the next (Config.WarmStart).
+	warm   *warmStart
+	bodies []int
 	self   *lcpSolve
 }
 
@@ -109,10 +114,16 @@ func (s *lcpSolve) solve(g *mech.Cols, minv *mech.BlockDiag, bodies []int, u, ep
 		}
 		s.big = append(s.big, c)
 	}
-	s.g, s.minv, s.u, s.eps, s.yOut = g, minv, u, eps, y
+	s.g, s.minv, s.u, s.eps, s.yOut, s.bodies = g, minv, u, eps, y, bodies
 	defer s.clearArgs()
+	if s.warm != nil {
+		s.warm.prepare(minv.NumBlocks())
+	}
 	s.pool.For(len(s.single), 2048, s.fSingle)
 	if len(s.big) == 0 {
+		if s.warm != nil {
+			s.warm.record(&s.isl, s.colMap, bodies, minv.NumBlocks(), y)
+		}
 		return st, nil
 	}
 	// Largest islands first, so the workers finish together.
@@ -151,10 +162,15 @@ func (s *lcpSolve) solve(g *mech.Cols, minv *mech.BlockDiag, bodies []int, u, ep
 			errAt, err = ws.errAt, ws.err
 		}
 	}
+	if s.warm != nil && err == nil {
+		s.warm.record(&s.isl, s.colMap, bodies, minv.NumBlocks(), y)
+	}
 	return st, err
 }
 
-func (s *lcpSolve) clearArgs() { s.g, s.minv, s.u, s.eps, s.yOut = nil, nil, nil, nil, nil }
+func (s *lcpSolve) clearArgs() {
+	s.g, s.minv, s.u, s.eps, s.yOut, s.bodies = nil, nil, nil, nil, nil, nil
+}
 
 // singles solves the one-contact islands s.single[lo:hi]: the LCP is
 // scalar, y = max(0, −εu/A).
@@ -201,6 +217,9 @@ func (s *lcpSolve) island(w, i int) {
 		ws.b[a] = s.eps[j] * s.u[j]
 		ws.y[a] = 0
 	}
+	if s.warm != nil {
+		s.warm.guess(s.bodies, s.minv.NumBlocks(), gcols, ws.y)
+	}
 	ws.prob = qp.Problem{A: &ws.A, B: ws.b}
 	r, err := ws.solver.Solve(&ws.prob, ws.y)
 	ws.res.Iterations += r.Iterations
@@ -233,6 +252,7 @@ type LCP struct {
 	// restitution overrides every cᵢ when ≥ 0 (GRR's inelastic part uses 0).
 	restitution float64
 	ker         lcpSolve
+	warm        warmStart
 	u           []float64
 	eps         []float64
 }
@@ -256,6 +276,9 @@ func (o *LCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	m := p.NContacts()
 	var st mech.Stats
 	if m == 0 {
+		if o.cfg.WarmStart {
+			o.warm.skip()
+		}
 		return st, nil
 	}
 	o.u = grow(o.u, m)
@@ -268,7 +291,11 @@ func (o *LCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 		}
 		o.eps[i] = 1 + c
 	}
+	if o.cfg.WarmStart {
+		o.ker.warm = &o.warm
+	}
 	st, err := o.ker.solve(&p.G, &p.MInv, p.Bodies, o.u, o.eps, lambda)
+	o.ker.warm = nil
 	st.Iterations = 1
 	if err != nil {
 		return st, fmt.Errorf("impact: lcp on %d contacts: %w", m, err)
@@ -278,3 +305,12 @@ func (o *LCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 
 // SetPool makes LCP solve independent islands concurrently (see lcpSolve).
 func (o *LCP) SetPool(pool *par.Pool) { o.ker.setPool(pool) }
+
+// WriteWarmStart implements WarmStarter.
+func (o *LCP) WriteWarmStart(w io.Writer) error { return o.warm.writeTo(w) }
+
+// ReadWarmStart implements WarmStarter.
+func (o *LCP) ReadWarmStart(data []byte) error { return o.warm.readFrom(data) }
+
+// ResetWarmStart implements WarmStarter.
+func (o *LCP) ResetWarmStart() { o.warm.reset() }

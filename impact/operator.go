@@ -50,6 +50,11 @@ type Config struct {
 	Solver string
 	// Elastic and Inelastic configure GRR's two parts; nil means gr and lcp.
 	Elastic, Inelastic *Config
+	// WarmStart makes GR and LCP start each island solve from the
+	// contacts' impulses at the previous two calls (GR: its first
+	// iteration), a time step apart in a simulation; see WarmStarter.
+	// Answers meet the same tolerance; only their rounding changes.
+	WarmStart bool
 }
 
 // Defaults for Config.

@@ -24,6 +24,9 @@ type Options struct {
 	// calling goroutine only; negative: GOMAXPROCS). Ball states do not
 	// depend on it.
 	Workers int
+	// WarmStart starts GR's and LCP's island solves from the contacts'
+	// impulses at the previous steps (impact.Config.WarmStart).
+	WarmStart bool
 }
 
 // override validates the --cor and --mu options and, when set, writes them
@@ -69,7 +72,7 @@ func impactConfig(c *scene.ImpactOperatorConfig, opt Options) *impact.Config {
 	if c == nil {
 		return nil
 	}
-	cfg := &impact.Config{Name: c.Type, VTol: c.VTol, Solver: solverFor(opt), MaxIter: opt.MaxIter}
+	cfg := &impact.Config{Name: c.Type, VTol: c.VTol, Solver: solverFor(opt), MaxIter: opt.MaxIter, WarmStart: opt.WarmStart}
 	if opt.VTol > 0 {
 		cfg.VTol = opt.VTol
 	}
@@ -93,7 +96,7 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 	solver := solverFor(opt)
 	switch {
 	case opt.Operator != "":
-		op, err := impact.New(impact.Config{Name: opt.Operator, VTol: firstPositive(opt.VTol, sc.ImpactOperator.VTol), Solver: solver, MaxIter: opt.MaxIter})
+		op, err := impact.New(impact.Config{Name: opt.Operator, VTol: firstPositive(opt.VTol, sc.ImpactOperator.VTol), Solver: solver, MaxIter: opt.MaxIter, WarmStart: opt.WarmStart})
 		if err != nil {
 			return nil, fmt.Errorf("option --operator: %w", err)
 		}
@@ -122,7 +125,7 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 		r.Mapping = fmt.Sprintf("scene %s friction solver (staggering %q) → impactsim coupled Coulomb law, μ = %g, c = %g, tol %g",
 			sc.Friction.Kind, sc.Friction.Staggering, sys.Mu, sys.CoR, sc.Friction.Tol)
 	default:
-		op, _ := impact.New(impact.Config{Name: "gr", Solver: solver, MaxIter: opt.MaxIter})
+		op, _ := impact.New(impact.Config{Name: "gr", Solver: solver, MaxIter: opt.MaxIter, WarmStart: opt.WarmStart})
 		r.Law = &sim.Staggered{Impact: op}
 		r.Mapping = "no operator in the scene: gr"
 	}

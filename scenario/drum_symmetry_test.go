@@ -36,15 +36,17 @@ func TestDrumDropMirrorSymmetry(t *testing.T) {
 	if testing.Short() {
 		t.Skip("2 s")
 	}
-	t.Run("auto", func(t *testing.T) { drumDropMirror(t, "") })
+	t.Run("auto", func(t *testing.T) { drumDropMirror(t, "", false) })
 	// Every island of two or more contacts through the interior-point
 	// solver (in the run itself only islands above 160 contacts use it).
-	t.Run("interior", func(t *testing.T) { drumDropMirror(t, "interior") })
+	t.Run("interior", func(t *testing.T) { drumDropMirror(t, "interior", false) })
+	// Island solves started from the previous steps' impulses.
+	t.Run("warm", func(t *testing.T) { drumDropMirror(t, "", true) })
 }
 
-func drumDropMirror(t *testing.T, solver string) {
+func drumDropMirror(t *testing.T, solver string, warm bool) {
 	const k = 100
-	r, err := NewBall2D(scene.DrumGrid(k*k, "drop", 1), Options{Operator: "gr", Solver: solver, Workers: -1})
+	r, err := NewBall2D(scene.DrumGrid(k*k, "drop", 1), Options{Operator: "gr", Solver: solver, Workers: -1, WarmStart: warm})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,7 +9,12 @@ import (
 
 func runDrum(t *testing.T, n int, mode string, workers, steps int) *Ball2D {
 	t.Helper()
-	r, err := NewBall2D(scene.DrumGrid(n, mode, 1), Options{Operator: "gr", Workers: workers})
+	return runDrumWith(t, n, mode, Options{Operator: "gr", Workers: workers}, steps)
+}
+
+func runDrumWith(t *testing.T, n int, mode string, opt Options, steps int) *Ball2D {
+	t.Helper()
+	r, err := NewBall2D(scene.DrumGrid(n, mode, 1), opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,6 +59,18 @@ func TestParallelDeterminism(t *testing.T) {
 		}
 		r.Close()
 	}
+	// The warm start is recorded serially and read per island: also
+	// independent of the worker count, and not the cold run's rounding.
+	w1 := runDrumWith(t, n, "drop", Options{Operator: "gr", Workers: 1, WarmStart: true}, steps)
+	defer w1.Close()
+	w2 := runDrumWith(t, n, "drop", Options{Operator: "gr", Workers: 2, WarmStart: true}, steps)
+	defer w2.Close()
+	if i, ok := bitwiseEqual(w2.Stepper.Q, w1.Stepper.Q); !ok {
+		t.Errorf("warm start: q differs between 1 and 2 workers at %d", i)
+	}
+	if _, ok := bitwiseEqual(w1.Stepper.Q, ref.Stepper.Q); ok {
+		t.Error("warm start: q is bitwise the cold run's: the warm start changed nothing")
+	}
 }
 
 // TestStepDoesNotAllocate: a steady-state step (free flight, detection,
@@ -70,5 +87,14 @@ func TestStepDoesNotAllocate(t *testing.T) {
 			t.Errorf("%s: %v allocations per step", mode, allocs)
 		}
 		r.Close()
+	}
+	r := runDrumWith(t, 5000, "drop", Options{Operator: "gr", Workers: 2, WarmStart: true}, 400)
+	defer r.Close()
+	if a := testing.AllocsPerRun(20, func() {
+		if err := r.Stepper.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}); a != 0 {
+		t.Errorf("drop with warm start: %v allocations per step", a)
 	}
 }

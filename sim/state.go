@@ -2,28 +2,37 @@ package sim
 
 import (
 	"bufio"
+	"bytes"
 	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
+
+	"impactsim/impact"
 )
 
 // stateMagic starts every state file; the digit is the format version.
-const stateMagic = "IMPACTSIM-STATE-1\n"
+// Version 1 files (no warm start section) are still read.
+const (
+	stateMagic   = "IMPACTSIM-STATE-2\n"
+	stateMagicV1 = "IMPACTSIM-STATE-1\n"
+)
 
 // maxStateTag bounds the scene tag of a state file (a reader must not
 // allocate what a corrupt length field asks for).
 const maxStateTag = 4096
 
 // WriteState writes the stepper's state — step count, time, q and v, bit for
-// bit — to w, tagged with a description of the scene (ReadState checks it).
-// A run resumed from the file continues bitwise as the uninterrupted run
-// would: the stepper carries nothing else from one step to the next.
+// bit, and the impact operator's warm start (impact.WarmStarter) — to w,
+// tagged with a description of the scene (ReadState checks it). A run
+// resumed from the file continues bitwise as the uninterrupted run would:
+// the stepper and its law carry nothing else from one step to the next.
 //
 // Layout (little-endian): the magic line, uint32 tag length, tag bytes,
 // uint64 steps, float64 time step h, float64 t, uint64 len(q), uint64
-// len(v), then q and v as float64.
+// len(v), q and v as float64, then uint64 length and bytes of the warm
+// start (length 0 when the operator keeps none).
 func (s *Stepper) WriteState(w io.Writer, tag string) error {
 	if len(tag) > maxStateTag {
 		return fmt.Errorf("sim: state tag of %d bytes, at most %d", len(tag), maxStateTag)
@@ -44,6 +53,15 @@ func (s *Stepper) WriteState(w io.Writer, tag string) error {
 			bw.Write(b[:])
 		}
 	}
+	var warm bytes.Buffer
+	if ws := warmStarterOf(s.Law); ws != nil {
+		if err := ws.WriteWarmStart(&warm); err != nil {
+			return fmt.Errorf("sim: writing the state: %w", err)
+		}
+	}
+	binary.LittleEndian.PutUint64(b[:], uint64(warm.Len()))
+	bw.Write(b[:])
+	bw.Write(warm.Bytes())
 	if err := bw.Flush(); err != nil {
 		return fmt.Errorf("sim: writing the state: %w", err)
 	}
@@ -65,7 +83,8 @@ func (s *Stepper) ReadState(r io.Reader, tag string) error {
 	if _, err := io.ReadFull(br, magic); err != nil {
 		return fail("header", err)
 	}
-	if string(magic) != stateMagic {
+	v1 := string(magic) == stateMagicV1
+	if string(magic) != stateMagic && !v1 {
 		return fmt.Errorf("sim: reading the state: not an impactsim state file (expected the header %q)", stateMagic[:len(stateMagic)-1])
 	}
 	var b [8]byte
@@ -116,11 +135,48 @@ func (s *Stepper) ReadState(r io.Reader, tag string) error {
 			x[i] = f
 		}
 	}
+	var warm bytes.Buffer
+	if !v1 {
+		if _, err := io.ReadFull(br, b[:]); err != nil {
+			return fail("warm start length", err)
+		}
+		nw := binary.LittleEndian.Uint64(b[:])
+		if nw > math.MaxInt64 {
+			return fmt.Errorf("sim: reading the state: warm start length %d", nw)
+		}
+		// CopyN grows the buffer as data arrives: a corrupt length runs
+		// into the end of the file, not into a huge allocation.
+		if _, err := io.CopyN(&warm, br, int64(nw)); err != nil {
+			return fail("warm start", err)
+		}
+	}
 	if _, err := br.ReadByte(); err != io.EOF {
-		return fmt.Errorf("sim: reading the state: data after v[%d]", len(v)-1)
+		return fmt.Errorf("sim: reading the state: data after the warm start")
+	}
+	if ws := warmStarterOf(s.Law); ws != nil {
+		// A version 1 file or an operator that kept none: start cold.
+		if warm.Len() == 0 {
+			ws.ResetWarmStart()
+		} else if err := ws.ReadWarmStart(warm.Bytes()); err != nil {
+			return fmt.Errorf("sim: reading the state: %w", err)
+		}
 	}
 	copy(s.Q, q)
 	copy(s.V, v)
 	s.N, s.T = int(hdr[0]), t
+	return nil
+}
+
+// warmStarterOf returns the impact operator of law that carries a warm
+// start from step to step, or nil.
+func warmStarterOf(law ContactLaw) impact.WarmStarter {
+	switch l := law.(type) {
+	case impact.WarmStarter:
+		return l
+	case *Staggered:
+		if ws, ok := l.Impact.(impact.WarmStarter); ok {
+			return ws
+		}
+	}
 	return nil
 }

@@ -47,8 +47,12 @@ func TestStateRejects(t *testing.T) {
 		t.Fatal(err)
 	}
 	good := buf.Bytes()
+	// The law keeps no warm start: the file ends in v and a zero length.
+	endV := len(good) - 8
 	nan := append([]byte(nil), good...)
-	copy(nan[len(nan)-8:], []byte{0, 0, 0, 0, 0, 0, 0xf8, 0x7f})
+	copy(nan[endV-8:], []byte{0, 0, 0, 0, 0, 0, 0xf8, 0x7f})
+	long := append([]byte(nil), good...)
+	copy(long[endV:], []byte{0, 0, 0, 0, 0, 0, 0, 0x7f})
 	cases := []struct {
 		name string
 		data []byte
@@ -58,7 +62,9 @@ func TestStateRejects(t *testing.T) {
 	}{
 		{"other scene", good, "rise", 0.1, "written for scene"},
 		{"other h", good, "fall", 0.2, "h = 0.1"},
-		{"truncated", good[:len(good)-3], "fall", 0.1, "v[1]"},
+		{"truncated", good[:endV-3], "fall", 0.1, "v[1]"},
+		{"no warm start length", good[:endV], "fall", 0.1, "warm start length"},
+		{"huge warm start", long, "fall", 0.1, "warm start: unexpected EOF"},
 		{"trailing", append(append([]byte(nil), good...), 0), "fall", 0.1, "data after"},
 		{"not a state", []byte("<scene/>"), "fall", 0.1, "header"},
 		{"nan", nan, "fall", 0.1, "finite"},
@@ -72,6 +78,25 @@ func TestStateRejects(t *testing.T) {
 		if b.Q[0] != 3 || b.V[1] != 6 || b.N != 0 {
 			t.Errorf("%s: the stepper changed on a rejected state", c.name)
 		}
+	}
+}
+
+// TestStateVersion1: files of the first format (no warm start section)
+// are still read.
+func TestStateVersion1(t *testing.T) {
+	a, _ := NewStepper(fall{g: 10}, reflect{}, 0.1, []float64{0, 0.05}, []float64{1, -1})
+	a.Step()
+	var buf bytes.Buffer
+	if err := a.WriteState(&buf, "fall"); err != nil {
+		t.Fatal(err)
+	}
+	v1 := append([]byte(stateMagicV1), buf.Bytes()[len(stateMagic):buf.Len()-8]...)
+	b, _ := NewStepper(fall{g: 10}, reflect{}, 0.1, []float64{3, 4}, []float64{5, 6})
+	if err := b.ReadState(bytes.NewReader(v1), "fall"); err != nil {
+		t.Fatal(err)
+	}
+	if b.N != 1 || b.Q[1] != a.Q[1] || b.V[1] != a.V[1] {
+		t.Errorf("version 1 file read as N %d q %v v %v, want %d %v %v", b.N, b.Q, b.V, a.N, a.Q, a.V)
 	}
 }
 

@@ -61,6 +61,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	op := fs.String("operator", "gr", "impact operator, or a comma-separated list run one after the other on the same scene (one table row each)")
 	solver := fs.String("solver", "", "QP solver (auto, dense, sparse, interior)")
 	cor := fs.Float64("cor", 1, "coefficient of restitution of every contact (Table 2 of the paper: 1)")
+	warm := fs.Bool("warm-start", false, "start island solves from the contacts' impulses at the previous two steps")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	memprofile := fs.String("memprofile", "", "write a heap profile (go tool pprof) at the end of the run to this file")
@@ -118,7 +119,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 			path, prof, mprof = suffixed(path, ".csv", name), suffixed(prof, ".prof", name), suffixed(mprof, ".prof", name)
 		}
 		// Each operator gets a fresh scene, so all start from the same state.
-		row, h, err := benchDrumRun(drumRun{n: *n, mode: *mode, steps: *steps, from: *from, op: name, solver: *solver, cor: *cor,
+		row, h, err := benchDrumRun(drumRun{n: *n, mode: *mode, steps: *steps, from: *from, op: name, solver: *solver, cor: *cor, warm: *warm,
 			workers: *workers, quiet: *quiet, csv: path, cpuprofile: prof, memprofile: mprof,
 			save: save, saveAt: saves, resume: *resume}, stderr)
 		if err != nil {
@@ -154,7 +155,7 @@ type drumRun struct {
 	n, steps, from, workers int
 	mode, op, solver        string
 	cor                     float64
-	quiet                   bool
+	quiet, warm             bool
 	csv, cpuprofile         string
 	memprofile              string
 	save, resume            string // state files (see --save-state, --resume)
@@ -174,7 +175,7 @@ func benchDrumRun(c drumRun, stderr io.Writer) (benchRow, string, error) {
 	row := benchRow{op: c.op}
 	sc := scene.DrumGrid(c.n, c.mode, 1)
 	sc.Source = fmt.Sprintf("builtin:drum_%s_%d", c.mode, c.n)
-	r, err := scenario.NewBall2D(sc, scenario.Options{Operator: c.op, Solver: c.solver, CoR: &c.cor, Workers: benchWorkers(c.workers)})
+	r, err := scenario.NewBall2D(sc, scenario.Options{Operator: c.op, Solver: c.solver, CoR: &c.cor, Workers: benchWorkers(c.workers), WarmStart: c.warm})
 	if err != nil {
 		return row, "", usageError{err}
 	}
@@ -243,6 +244,9 @@ func benchDrumRun(c drumRun, stderr io.Writer) (benchRow, string, error) {
 	}
 	head := fmt.Sprintf("drum %s, %d balls, %s: %s, c = %g, steps %d–%d of %d, h = %g, %d workers",
 		c.mode, c.n, c.op, r.Mapping, c.cor, max(c.from, first)+1, c.steps, c.steps, st.H, r.Pool.Workers())
+	if c.warm {
+		head += ", warm start"
+	}
 	if c.resume != "" {
 		head += fmt.Sprintf(", resumed at step %d from %s", first, c.resume)
 	}
