@@ -74,6 +74,7 @@ type detector struct {
 	imgPos   [][2]float64
 	tele     []teleCollision
 	contacts []Contact
+	cnt      []int32 // sortHits: per ball, then the end of its group
 
 	// Parallel tasks: the arguments of the current call and per-chunk
 	// outputs, concatenated in chunk order (so the result does not depend on
@@ -109,9 +110,9 @@ type hit struct {
 	n    [2]float64
 }
 
-// gather runs f over [0, n) on the pool with per-chunk hit buffers and
-// appends the hits to d.contacts in chunk order.
-func (d *detector) gather(n int, f func(w, lo, hi int)) {
+// run runs f over [0, n) on the pool with emptied per-chunk hit buffers
+// and returns the number of chunks.
+func (d *detector) run(n int, f func(w, lo, hi int)) int {
 	nch := d.g.pool.Chunks(n, parGrain)
 	if len(d.wcont) < nch {
 		d.wcont = append(d.wcont, make([][]hit, nch-len(d.wcont))...)
@@ -120,6 +121,13 @@ func (d *detector) gather(n int, f func(w, lo, hi int)) {
 		d.wcont[w] = d.wcont[w][:0]
 	}
 	d.g.pool.For(n, parGrain, f)
+	return nch
+}
+
+// gather runs f over [0, n) on the pool with per-chunk hit buffers and
+// appends the hits to d.contacts in chunk order.
+func (d *detector) gather(n int, f func(w, lo, hi int)) {
+	nch := d.run(n, f)
 	for _, hs := range d.wcont[:nch] {
 		for _, h := range hs {
 			if h.j >= 0 {
@@ -242,10 +250,12 @@ func (d *detector) detect(s *System, q0, q1 []float64) {
 func (d *detector) ballBallCCD(s *System, q0, q1 []float64) {
 	n := s.N()
 	d.boxes = grow(d.boxes, n)
+	nch := d.g.chunkBounds(n)
 	d.g.pool.For(n, parGrain, d.fBoxes)
-	if !d.bruteForce && d.g.cellLists(d.boxes) {
-		// Broad and narrow phase in one parallel pass over the balls.
-		d.gather(n, d.fCells)
+	if !d.bruteForce && d.g.cellLists(d.boxes, d.g.reduce(nch)) {
+		// Broad and narrow phase in one parallel pass over the cells.
+		nch := d.run(int(d.g.cellPtr[len(d.g.cellPtr)-1]), d.fCells)
+		d.sortHits(n, nch)
 		d.g.boxes = nil
 		return
 	}
@@ -253,62 +263,123 @@ func (d *detector) ballBallCCD(s *System, q0, q1 []float64) {
 	d.gather(len(d.curPairs), d.fCCD)
 }
 
-// cellsChunk finds the contacts (a, b), a in [lo, hi), b > a: for each ball
-// a, the boxes of the 3×3 cells around its cell that overlap its box and
-// pass the CCD test, sorted by b. Concatenated over chunks, the contacts
-// are sorted by (a, b), as from the pair list.
+// cellsChunk finds the contacts of the cell-sorted balls byCell[lo:hi]
+// with the balls of their half stencils (grid.halfStencil: every pair of
+// balls whose lower box corners lie in the same or adjacent cells is tried
+// once), as hits (i, j) with i < j. sortHits puts them in (i, j) order.
 func (d *detector) cellsChunk(w, lo, hi int) {
 	s, q0, q1, g := d.s, d.q0, d.q1, &d.g
 	boxes := d.boxes
-	nx, ny := g.nx, g.ny
 	out := d.wcont[w]
-	for a := lo; a < hi; a++ {
-		c := g.key[a]
-		if c < 0 {
-			continue
-		}
-		ba := boxes[a]
-		cx, cy := c%nx, c/nx
-		x0, x1 := max(cx-1, 0), min(cx+1, nx-1)
-		first := len(out)
-		for yy := max(cy-1, 0); yy <= min(cy+1, ny-1); yy++ {
-			row := yy * nx
-			for _, b := range g.byCell[g.cellPtr[row+x0]:g.cellPtr[row+x1+1]] {
-				if int(b) <= a || !ba.overlaps(boxes[b]) {
-					continue
-				}
-				j := int(b)
-				if s.Fixed[a] && s.Fixed[j] {
-					continue
-				}
-				a0, a1, b0, b1 := pos(q0, a), pos(q1, a), pos(q0, j), pos(q1, j)
-				if ccd(a0, a1, s.R[a], b0, b1, s.R[j]) {
-					out = append(out, hit{int32(a), b, pairNormal(a0, b0, a1, b1)})
-				}
-			}
-		}
-		grp := out[first:]
-		for x := 1; x < len(grp); x++ {
-			for y := x; y > 0 && grp[y].j < grp[y-1].j; y-- {
-				grp[y], grp[y-1] = grp[y-1], grp[y]
-			}
-		}
+	for p := lo; p < hi; p++ {
+		a := int(g.byCell[p])
+		near, above := g.halfStencil(p)
+		out = d.tryPairs(out, a, near, s, q0, q1, boxes)
+		out = d.tryPairs(out, a, above, s, q0, q1, boxes)
 	}
 	d.wcont[w] = out
 }
 
+// tryPairs appends a hit for every ball b of bs whose box overlaps ball a's
+// and whose path comes within r_a + r_b of a's (ccd), as (min, max).
+func (d *detector) tryPairs(out []hit, a int, bs []int32, s *System, q0, q1 []float64, boxes []aabb) []hit {
+	ba := boxes[a]
+	for _, b32 := range bs {
+		if !ba.overlaps(boxes[b32]) {
+			continue
+		}
+		i, j := a, int(b32)
+		if j < i {
+			i, j = j, i
+		}
+		if s.Fixed[i] && s.Fixed[j] {
+			continue
+		}
+		i0, i1, j0, j1 := pos(q0, i), pos(q1, i), pos(q0, j), pos(q1, j)
+		if ccd(i0, i1, s.R[i], j0, j1, s.R[j]) {
+			out = append(out, hit{int32(i), int32(j), pairNormal(i0, j0, i1, j1)})
+		}
+	}
+	return out
+}
+
+// sortHits appends the ball-pair hits of the first nch chunks to
+// d.contacts sorted by (i, j) (pairs are unique, so the order is total):
+// a counting sort on i over the n balls, then an insertion sort of each
+// (short) group on j; or, when there are few hits for many balls (a gas),
+// a comparison sort, which does not touch every ball.
+func (d *detector) sortHits(n, nch int) {
+	m := 0
+	for _, hs := range d.wcont[:nch] {
+		m += len(hs)
+	}
+	if m < n/32 {
+		base := len(d.contacts)
+		for _, hs := range d.wcont[:nch] {
+			for _, h := range hs {
+				d.contacts = append(d.contacts, Contact{Kind: BallBall, I: h.i, J: h.j, Obj: -1, PortalI: -1, PortalJ: -1, N: h.n})
+			}
+		}
+		slices.SortFunc(d.contacts[base:], func(x, y Contact) int {
+			if x.I != y.I {
+				return int(x.I - y.I)
+			}
+			return int(x.J - y.J)
+		})
+		return
+	}
+	cnt := grow(d.cnt, n+1)
+	d.cnt = cnt
+	clear(cnt)
+	for _, hs := range d.wcont[:nch] {
+		for _, h := range hs {
+			cnt[h.i+1]++
+		}
+	}
+	for i := 0; i < n; i++ {
+		cnt[i+1] += cnt[i]
+	}
+	base := len(d.contacts)
+	d.contacts = slices.Grow(d.contacts, m)[:base+m]
+	out := d.contacts[base:]
+	for _, hs := range d.wcont[:nch] {
+		for _, h := range hs {
+			out[cnt[h.i]] = Contact{Kind: BallBall, I: h.i, J: h.j, Obj: -1, PortalI: -1, PortalJ: -1, N: h.n}
+			cnt[h.i]++
+		}
+	}
+	// cnt[i] is now the end of group i.
+	lo := int32(0)
+	for i := 0; i < n; i++ {
+		hi := cnt[i]
+		grp := out[lo:hi]
+		for x := 1; x < len(grp); x++ {
+			for y := x; y > 0 && grp[y].J < grp[y-1].J; y-- {
+				grp[y], grp[y-1] = grp[y-1], grp[y]
+			}
+		}
+		lo = hi
+	}
+}
+
+// boxesChunk bounds the paths of balls [lo, hi) and reduces the chunk's
+// bounds for the cell lists (one pass over the boxes instead of two).
 func (d *detector) boxesChunk(w, lo, hi int) {
 	q0, q1 := d.q0, d.q1
+	bd := emptyBounds()
 	for i := lo; i < hi; i++ {
 		a, b := pos(q0, i), pos(q1, i)
 		r := d.s.R[i]
 		// The builtins agree with math.Min/Max (NaN and signed zeros
 		// included) and compile to fewer instructions.
-		d.boxes[i] = aabb{
+		box := aabb{
 			min(a[0], b[0]) - r, min(a[1], b[1]) - r,
 			max(a[0], b[0]) + r, max(a[1], b[1]) + r,
 		}
+		d.boxes[i] = box
+		bd.add(box)
 	}
+	d.g.red[w] = bd
 }
 
 func (d *detector) ccdChunk(w, lo, hi int) {

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"impactsim/mech"
+	"impactsim/par"
 )
 
 // step1 predicts q̃ with FreeFlight and builds the problem at (q, q̃).
@@ -219,6 +220,43 @@ func TestGridMatchesBruteForce(t *testing.T) {
 	want := bruteForcePairs(boxes, nil)
 	if !reflect.DeepEqual(got, want) {
 		t.Fatalf("grid found %d pairs, brute force %d", len(got), len(want))
+	}
+}
+
+// TestGridMatchesBruteForceSparse: a dilute system, whose few ball pairs
+// are ordered by a comparison sort rather than the counting sort over the
+// balls (sortHits), on several workers and small chunks, against brute
+// force.
+func TestGridMatchesBruteForceSparse(t *testing.T) {
+	old := parGrain
+	parGrain = 64
+	defer func() { parGrain = old }()
+	for _, w := range []int{1, 2, 3} {
+		pool := par.New(w)
+		mk := func() *System {
+			rng := rand.New(rand.NewPCG(11, 2))
+			s := &System{Dt: 0.05, CoR: 1}
+			const n = 4000
+			side := math.Sqrt(n) * 10
+			for i := 0; i < n; i++ {
+				s.AddBall(side*rng.Float64(), side*rng.Float64(), 4*rng.NormFloat64(), 4*rng.NormFloat64(),
+					1, 0.2+0.4*rng.Float64(), rng.IntN(50) == 0)
+			}
+			return s
+		}
+		s, b := mk(), mk()
+		s.SetPool(pool)
+		b.det.bruteForce = true
+		var p, pb mech.Problem
+		step1(s, &p)
+		step1(b, &pb)
+		if m := len(s.Contacts()); m < 20 || m >= s.N()/32 {
+			t.Fatalf("%d contacts for %d balls: not the sparse case", m, s.N())
+		}
+		if !reflect.DeepEqual(s.Contacts(), b.Contacts()) || !reflect.DeepEqual(p, pb) {
+			t.Errorf("%d workers: grid and brute force differ: %d vs %d contacts", w, len(s.Contacts()), len(b.Contacts()))
+		}
+		pool.Close()
 	}
 }
 

@@ -10,10 +10,11 @@ import (
 type aabb struct{ x0, y0, x1, y1 float64 }
 
 // ok reports whether the box is finite and well formed. Boxes that are not
-// (a ball whose state went non-finite) take part in no pair.
+// (a ball whose state went non-finite) take part in no pair. (−∞ < x0 ≤ x1 <
+// ∞ makes both ends finite; every comparison is false for NaN.)
 func (b aabb) ok() bool {
-	return b.x0 <= b.x1 && b.y0 <= b.y1 && // false for NaN
-		!math.IsInf(b.x0, 0) && !math.IsInf(b.x1, 0) && !math.IsInf(b.y0, 0) && !math.IsInf(b.y1, 0)
+	return -math.MaxFloat64 <= b.x0 && b.x0 <= b.x1 && b.x1 <= math.MaxFloat64 &&
+		-math.MaxFloat64 <= b.y0 && b.y0 <= b.y1 && b.y1 <= math.MaxFloat64
 }
 
 // overlaps is SCISim's AABB::overlaps: no separating axis, boxes closed.
@@ -252,9 +253,21 @@ func (g *grid) bounds(boxes []aabb) bounds {
 	nb := len(boxes)
 	g.init()
 	g.boxes = boxes
+	nch := g.chunkBounds(nb)
+	g.pool.For(nb, parGrain, g.fBounds)
+	return g.reduce(nch)
+}
+
+// chunkBounds readies g.red for a For over nb boxes (whose chunks fill it)
+// and returns the number of chunks.
+func (g *grid) chunkBounds(nb int) int {
 	nch := g.pool.Chunks(nb, parGrain)
 	g.red = grow(g.red, nch)
-	g.pool.For(nb, parGrain, g.fBounds)
+	return nch
+}
+
+// reduce folds the bounds of the first nch chunks, in chunk order.
+func (g *grid) reduce(nch int) bounds {
 	bd := g.red[0]
 	for _, r := range g.red[1:nch] {
 		bd.minX, bd.minY = min(bd.minX, r.minX), min(bd.minY, r.minY)
@@ -263,6 +276,22 @@ func (g *grid) bounds(boxes []aabb) bounds {
 		bd.n += r.n
 	}
 	return bd
+}
+
+// emptyBounds is the identity of add.
+func emptyBounds() bounds {
+	return bounds{minX: math.Inf(1), minY: math.Inf(1), maxX: math.Inf(-1), maxY: math.Inf(-1)}
+}
+
+// add folds box b into r if it is well formed.
+func (r *bounds) add(b aabb) {
+	if !b.ok() {
+		return
+	}
+	r.n++
+	r.minX, r.minY = min(r.minX, b.x0), min(r.minY, b.y0)
+	r.maxX, r.maxY = max(r.maxX, b.x1), max(r.maxY, b.y1)
+	r.ext = max(r.ext, b.x1-b.x0, b.y1-b.y0)
 }
 
 func (g *grid) init() {
@@ -276,15 +305,9 @@ func (g *grid) init() {
 }
 
 func (g *grid) boundsChunk(w, lo, hi int) {
-	r := bounds{minX: math.Inf(1), minY: math.Inf(1), maxX: math.Inf(-1), maxY: math.Inf(-1)}
+	r := emptyBounds()
 	for _, b := range g.boxes[lo:hi] {
-		if !b.ok() {
-			continue
-		}
-		r.n++
-		r.minX, r.minY = min(r.minX, b.x0), min(r.minY, b.y0)
-		r.maxX, r.maxY = max(r.maxX, b.x1), max(r.maxY, b.y1)
-		r.ext = max(r.ext, b.x1-b.x0, b.y1-b.y0)
+		r.add(b)
 	}
 	g.red[w] = r
 }
@@ -338,13 +361,14 @@ func cellSize(nb int, minX, minY, maxX, maxY, ext float64) (h float64, nx, ny in
 	return h, nx, ny, true
 }
 
-// cellLists builds the dense cell lists of boxes (bounds on the pool, then
-// buildCells) for callers that search the cells themselves. It reports
-// false, doing nothing useful, when find would not use the dense cells
-// (fewer than two well-formed boxes, overflowing or sparse coordinates).
-func (g *grid) cellLists(boxes []aabb) bool {
+// cellLists builds the dense cell lists of boxes, whose bounds are bd, for
+// callers that search the cells themselves. It reports false, doing nothing
+// useful, when find would not use the dense cells (fewer than two
+// well-formed boxes, overflowing or sparse coordinates).
+func (g *grid) cellLists(boxes []aabb, bd bounds) bool {
 	nb := len(boxes)
-	bd := g.bounds(boxes)
+	g.init()
+	g.boxes = boxes
 	if bd.n < 2 || math.IsInf(math.Max(bd.maxX-bd.minX, bd.maxY-bd.minY), 0) || math.IsInf(bd.ext, 0) {
 		return false
 	}
@@ -400,40 +424,44 @@ func (g *grid) keysChunk(w, lo, hi int) {
 	}
 }
 
+// halfStencil returns the boxes that the cell-sorted box byCell[p] is
+// tried against, as two ranges of byCell: the later boxes of its cell and
+// the boxes of the next cell in its row (one range), and the boxes of the
+// three cells above (cx−1 … cx+1, cy+1), nil in the top row. Over all p,
+// every two boxes whose cells are the same or adjacent meet exactly once.
+func (g *grid) halfStencil(p int) (near, above []int32) {
+	nx, ny := g.nx, g.ny
+	c := g.key[g.byCell[p]]
+	cx, cy := c%nx, c/nx
+	end := g.cellPtr[c+1]
+	if cx+1 < nx {
+		end = g.cellPtr[c+2]
+	}
+	near = g.byCell[p+1 : end]
+	if cy+1 < ny {
+		c0, c1 := c+nx-1, c+nx+1
+		if cx == 0 {
+			c0 = c + nx
+		}
+		if cx+1 == nx {
+			c1 = c + nx
+		}
+		above = g.byCell[g.cellPtr[c0]:g.cellPtr[c1+1]]
+	}
+	return near, above
+}
+
 // pairsChunk finds the pairs of the cell-sorted boxes byCell[lo:hi] with
-// boxes later in their cell or in a forward neighbour cell.
+// the boxes of their half stencils.
 func (g *grid) pairsChunk(w, lo, hi int) {
 	out := g.wpairs[w][:0]
-	nx, ny := g.nx, g.ny
 	boxes := g.boxes
 	for p := lo; p < hi; p++ {
 		a := g.byCell[p]
 		ba := boxes[a]
-		c := g.key[a]
-		cx, cy := c%nx, c/nx
-		// Later boxes of the same cell.
-		for _, b := range g.byCell[p+1 : g.cellPtr[c+1]] {
-			if ba.overlaps(boxes[b]) {
-				out = append(out, pair{min(a, b), max(a, b)})
-			}
-		}
-		// (cx+1, cy), then (cx−1 … cx+1, cy+1).
-		if cx+1 < nx {
-			for _, b := range g.byCell[g.cellPtr[c+1]:g.cellPtr[c+2]] {
-				if ba.overlaps(boxes[b]) {
-					out = append(out, pair{min(a, b), max(a, b)})
-				}
-			}
-		}
-		if cy+1 < ny {
-			c0, c1 := c+nx-1, c+nx+1
-			if cx == 0 {
-				c0 = c + nx
-			}
-			if cx+1 == nx {
-				c1 = c + nx
-			}
-			for _, b := range g.byCell[g.cellPtr[c0]:g.cellPtr[c1+1]] {
+		near, above := g.halfStencil(p)
+		for _, bs := range [2][]int32{near, above} {
+			for _, b := range bs {
 				if ba.overlaps(boxes[b]) {
 					out = append(out, pair{min(a, b), max(a, b)})
 				}

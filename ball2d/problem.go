@@ -33,23 +33,10 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 	mf := &s.massFill
 	if mf.self != mf {
 		mf.self, mf.run = mf, mf.chunk
-		mf.mass = func(i int) float64 {
-			if mf.s.Fixed[i] {
-				return 0
-			}
-			return mf.s.M[i]
-		}
-		mf.inv = func(i int) float64 {
-			if mf.s.Fixed[i] {
-				return 0
-			}
-			return 1.0 / mf.s.M[i]
-		}
 	}
-	mf.s, mf.p = s, p
+	mf.s, mf.p, mf.v0 = s, p, v0
 	s.det.g.pool.For(n, parGrain, mf.run)
-	mf.s, mf.p = nil, nil
-	copy(p.V, v0)
+	mf.s, mf.p, mf.v0 = nil, nil, nil
 	withD := !s.NoFrictionBasis
 	for k := range s.det.contacts {
 		c := &s.det.contacts[k]
@@ -93,16 +80,26 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 // The slice is reused by the next call.
 func (s *System) Contacts() []Contact { return s.det.contacts }
 
-// massFill fills the M and M⁻¹ blocks of BuildProblem on the pool.
+// massFill fills the M and M⁻¹ blocks and V of BuildProblem on the pool.
 type massFill struct {
-	s         *System
-	p         *mech.Problem
-	mass, inv func(int) float64
-	run       func(w, lo, hi int)
-	self      *massFill
+	s    *System
+	p    *mech.Problem
+	v0   []float64
+	run  func(w, lo, hi int)
+	self *massFill
 }
 
 func (f *massFill) chunk(w, lo, hi int) {
-	f.p.M.FillScalar(lo, hi, f.mass)
-	f.p.MInv.FillScalar(lo, hi, f.inv)
+	// M and M⁻¹ are ShapeUniform: one scalar per block (written here
+	// rather than through FillScalar's per-block callback).
+	m, mi := f.p.M.Data[lo:hi], f.p.MInv.Data[lo:hi]
+	fixed, mass := f.s.Fixed[lo:hi], f.s.M[lo:hi]
+	for k := range m {
+		if fixed[k] {
+			m[k], mi[k] = 0, 0
+		} else {
+			m[k], mi[k] = mass[k], 1.0/mass[k]
+		}
+	}
+	copy(f.p.V[2*lo:2*hi], f.v0[2*lo:2*hi])
 }
