@@ -124,6 +124,11 @@ func (d *detector) run(n int, f func(w, lo, hi int)) int {
 	return nch
 }
 
+// ballPair is the BallBall contact of hit h (h.j ≥ 0).
+func (h hit) ballPair() Contact {
+	return Contact{Kind: BallBall, I: h.i, J: h.j, Obj: -1, PortalI: -1, PortalJ: -1, N: h.n}
+}
+
 // gather runs f over [0, n) on the pool with per-chunk hit buffers and
 // appends the hits to d.contacts in chunk order.
 func (d *detector) gather(n int, f func(w, lo, hi int)) {
@@ -131,7 +136,7 @@ func (d *detector) gather(n int, f func(w, lo, hi int)) {
 	for _, hs := range d.wcont[:nch] {
 		for _, h := range hs {
 			if h.j >= 0 {
-				d.contacts = append(d.contacts, Contact{Kind: BallBall, I: h.i, J: h.j, Obj: -1, PortalI: -1, PortalJ: -1, N: h.n})
+				d.contacts = append(d.contacts, h.ballPair())
 			} else {
 				d.contacts = append(d.contacts, Contact{Kind: BallDrum, I: h.i, J: -1, Obj: int32(d.drum), PortalI: -1, PortalJ: -1, N: h.n})
 			}
@@ -317,7 +322,7 @@ func (d *detector) sortHits(n, nch int) {
 		base := len(d.contacts)
 		for _, hs := range d.wcont[:nch] {
 			for _, h := range hs {
-				d.contacts = append(d.contacts, Contact{Kind: BallBall, I: h.i, J: h.j, Obj: -1, PortalI: -1, PortalJ: -1, N: h.n})
+				d.contacts = append(d.contacts, h.ballPair())
 			}
 		}
 		slices.SortFunc(d.contacts[base:], func(x, y Contact) int {
@@ -344,7 +349,7 @@ func (d *detector) sortHits(n, nch int) {
 	out := d.contacts[base:]
 	for _, hs := range d.wcont[:nch] {
 		for _, h := range hs {
-			out[cnt[h.i]] = Contact{Kind: BallBall, I: h.i, J: h.j, Obj: -1, PortalI: -1, PortalJ: -1, N: h.n}
+			out[cnt[h.i]] = h.ballPair()
 			cnt[h.i]++
 		}
 	}

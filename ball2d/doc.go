@@ -48,6 +48,11 @@
 // this package. Candidate pairs come from a uniform-grid broad phase with
 // cell size equal to the largest (swept) bounding box, so the cost is linear
 // in the number of balls; the result equals the all-pairs test exactly.
+// Each box is filed under the cell of its lower corner, so two overlapping
+// boxes lie in the same or adjacent cells; each ball is tried against the
+// later balls of its cell, the next cell of its row and the three cells
+// above (a half stencil, every pair once), with the CCD test in the same
+// parallel pass, and the hits are then sorted into (i, j) order.
 //
 // # Free flight
 //
