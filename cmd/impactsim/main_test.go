@@ -245,11 +245,7 @@ func TestBenchDrumResume(t *testing.T) {
 	if !strings.Contains(out, "steps 121–150 of 150") || !strings.Contains(out, "resumed at step 100") {
 		t.Errorf("unexpected header:\n%s", out)
 	}
-	a, errA := os.ReadFile(filepath.Join(dir, "whole_150.state"))
-	b, errB := os.ReadFile(filepath.Join(dir, "part_150.state"))
-	if errA != nil || errB != nil {
-		t.Fatal(errA, errB)
-	}
+	a, b := readPair(t, filepath.Join(dir, "whole_150.state"), filepath.Join(dir, "part_150.state"))
 	if !bytes.Equal(a, b) {
 		t.Error("the resumed run's state at step 150 differs from the uninterrupted run's")
 	}
@@ -267,11 +263,7 @@ func TestBenchDrumResume(t *testing.T) {
 	if code != 0 {
 		t.Fatal(errs)
 	}
-	wa, errA := os.ReadFile(filepath.Join(dir, "warm_300.state"))
-	wb, errB := os.ReadFile(filepath.Join(dir, "warmpart_300.state"))
-	if errA != nil || errB != nil {
-		t.Fatal(errA, errB)
-	}
+	wa, wb := readPair(t, filepath.Join(dir, "warm_300.state"), filepath.Join(dir, "warmpart_300.state"))
 	if !bytes.Equal(wa, wb) {
 		t.Error("with --warm-start, the resumed run's state at step 300 differs from the uninterrupted run's")
 	}
@@ -300,4 +292,16 @@ func TestBenchDrumResume(t *testing.T) {
 			t.Errorf("%v: exit %d, message %q, want 2 and %q", c.args, code, errs, c.want)
 		}
 	}
+}
+
+// readPair returns the contents of two files, failing the test if either
+// cannot be read.
+func readPair(t *testing.T, pa, pb string) ([]byte, []byte) {
+	t.Helper()
+	a, errA := os.ReadFile(pa)
+	b, errB := os.ReadFile(pb)
+	if errA != nil || errB != nil {
+		t.Fatal(errA, errB)
+	}
+	return a, b
 }
