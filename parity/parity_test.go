@@ -1,0 +1,184 @@
+package parity
+
+import (
+	"flag"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"impactsim/scene"
+)
+
+var (
+	scisimDir    = flag.String("scisim", "", "SCISim build directory: rerun SCISim and rewrite the reference states of the parity table")
+	scisimCommit = flag.String("scisim-commit", "f9990a7c9e9ce395aa3345dd830157e17810d7c0", "SCISim commit the programs of -scisim were built from")
+)
+
+// entry is one row of the parity table: a SCISim scene (relative to
+// testdata), the end time both programs run to, and what is expected.
+type entry struct {
+	system, scene string
+	end           float64
+	// tol is the largest relative error allowed (Compare); 0 means 1e-9.
+	tol float64
+	// known, when set, is a documented difference: the test measures and
+	// logs it, and fails if the scene starts agreeing (update the table).
+	known string
+	// long runs only with IMPACTSIM_LONG=1.
+	long bool
+}
+
+// parityTable lists every scene with a SCISim reference state. End times
+// are those of SCISim's own serialization tests (rigidbody3dcli's
+// CMakeLists.txt) unless an entry says otherwise.
+var parityTable = []entry{
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/card_house.xml", end: 1, known: "issue 17 item 1: coulomb Gauss–Seidel stops at its 5000-sweep cap"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/friction_collide_in_portal.xml", end: 5, known: "issue 17 item 5: duplicated attribute, planar portal"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/ball_rolling_in_container.xml", end: 2.35},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/balls_rolling_in_container.xml", end: 2.35, known: "issue 17 item 4: sphere–sphere lever arm"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/one_dim_test_0.xml", end: 2},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/one_dim_test_1.xml", end: 2},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/one_dim_test_2.xml", end: 2, known: "issue 17 item 4: sphere–sphere lever arm"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/one_dim_test_3.xml", end: 2, known: "issue 17 item 4: sphere–sphere lever arm"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/box_box_test_0.xml", end: 2, known: "issue 17 item 3: box–box contacts"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/box_box_test_1.xml", end: 2, known: "issue 17 item 3: box–box contacts"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/box_box_test_2.xml", end: 2, known: "issue 17 item 3: box–box contacts"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/sphere_in_off_center_cylinder.xml", end: 4},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/sphere_in_off_center_cylinder_sym_eul.xml", end: 4, known: "issue 17 item 2: symplectic_euler staggering"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/drift_safe_ball_on_plane.xml", end: 2, known: "issue 17 item 2: stabilized staggering"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/drift_safe_balls_on_planes_00.xml", end: 2.5, known: "issue 17 item 2: stabilized staggering"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/drift_safe_balls_on_planes_01.xml", end: 3, known: "issue 17 item 2: stabilized staggering"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/box_stair_case.xml", end: 1, known: "issue 17 item 1: coulomb Gauss–Seidel stops at its 5000-sweep cap"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_symplectic_euler/sphere_falling_on_fixed_spheres.xml", end: 1, known: "issue 17 item 2: symplectic_euler staggering"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_symplectic_euler/sphere_falling_on_plane.xml", end: 1, known: "issue 17 item 2: symplectic_euler staggering"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_symplectic_euler/spheres_rolling_on_planes.xml", end: 2, known: "issue 17 item 2: symplectic_euler staggering"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_symplectic_euler/spheres_in_planes_0.xml", end: 2.5, known: "issue 17 item 2: symplectic_euler staggering"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_symplectic_euler/spheres_in_planes_1.xml", end: 7, known: "issue 17 item 2: symplectic_euler staggering"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/one_dim_test_0.xml", end: 2},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/one_dim_test_1.xml", end: 2},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/one_dim_test_2.xml", end: 2},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/one_dim_test_3.xml", end: 2},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/box_box_test_0.xml", end: 2, known: "issue 17 item 3: box–box contacts"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/box_box_test_1.xml", end: 2, known: "issue 17 item 3: box–box contacts"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/box_box_test_2.xml", end: 2, known: "issue 17 item 3: box–box contacts"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/kinematic_object_test.xml", end: 3, known: "issue 17 item 5: planar portal, kinematic objects"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/sphere_sphere_smooth_friction.xml", end: 2},
+}
+
+func (e entry) path() string { return filepath.Join("testdata", e.scene) }
+
+func (e entry) refPath() string { return strings.TrimSuffix(e.path(), ".xml") + ".scisim.txt" }
+
+func (e entry) name() string { return strings.TrimSuffix(e.scene, ".xml") }
+
+// sceneDt returns the scene's time step as impactsim reads it (0 if it
+// cannot be read).
+func sceneDt(system, path string) float64 {
+	switch system {
+	case "ball2d":
+		if sc, err := scene.LoadBall2D(path); err == nil {
+			return sc.Integrator.Dt
+		}
+	case "rigidbody3d":
+		if sc, err := scene.LoadRigidBody3D(path); err == nil {
+			return sc.Integrator.Dt
+		}
+	}
+	return 0
+}
+
+func TestParity(t *testing.T) {
+	long := os.Getenv("IMPACTSIM_LONG") != ""
+	for _, e := range parityTable {
+		t.Run(e.name(), func(t *testing.T) {
+			if *scisimDir != "" {
+				regenerate(t, e)
+				return
+			}
+			if e.long && !long {
+				t.Skip("long: set IMPACTSIM_LONG=1")
+			}
+			f, err := os.Open(e.refPath())
+			if err != nil {
+				t.Fatal(err)
+			}
+			ref, err := ReadState(f, e.refPath())
+			f.Close()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := Simulate(e.system, e.path(), ref.Iteration)
+			if err != nil {
+				if e.known != "" {
+					t.Logf("known difference (%s): impactsim fails: %v", e.known, err)
+					return
+				}
+				t.Fatal(err)
+			}
+			if math.Abs(got.Time-ref.Time) > 1e-9*math.Max(1, ref.Time) {
+				t.Errorf("time %v after %d steps, SCISim %v", got.Time, got.Iteration, ref.Time)
+			}
+			d := Compare(ref, got)
+			tol := e.tol
+			if tol == 0 {
+				tol = 1e-9
+			}
+			switch {
+			case e.known != "" && d.Max() <= tol:
+				t.Errorf("documented difference (%s) is gone: %v ≤ %g; update the table", e.known, d, tol)
+			case e.known != "":
+				t.Logf("known difference (%s): %v", e.known, d)
+			case d.Max() > tol:
+				t.Errorf("t = %g (%d steps): %v > %g", ref.Time, ref.Iteration, d, tol)
+			default:
+				t.Logf("t = %g: %v", ref.Time, d)
+			}
+		})
+	}
+}
+
+// regenerate reruns SCISim for e and rewrites its reference file.
+func regenerate(t *testing.T, e entry) {
+	comments := []string{"SCISim reference state for impactsim's parity table (package parity); regenerate with",
+		"go test ./parity -run TestParity -scisim SCISIM_BUILD_DIR"}
+	path := e.path()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Debian's Ipopt has no HSL solvers (ma97, ma57, …): SCISim exits at
+	// its first Ipopt solve unless the scene asks for MUMPS only. The
+	// linear solver changes only Ipopt's inner linear algebra.
+	if hsl := regexp.MustCompile(`linear_solvers="[^"]*"`); hsl.Match(data) {
+		path = filepath.Join(filepath.Dir(path), ".mumps-"+filepath.Base(path))
+		if err := os.WriteFile(path, hsl.ReplaceAll(data, []byte(`linear_solvers="mumps"`)), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		defer os.Remove(path)
+		comments = append(comments, `run on a copy of the scene with linear_solvers="mumps" (SCISim's build has no HSL solvers)`)
+	}
+	s, warnings, err := RunSCISim(*scisimDir, e.system, path, e.end, sceneDt(e.system, e.path()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s.Scene, s.SCISim = e.scene, *scisimCommit
+	if len(warnings) > 0 {
+		comments = append(comments, "SCISim warned "+itoa(len(warnings))+" times, first: "+strings.TrimSpace(warnings[0]))
+	}
+	f, err := os.Create(e.refPath())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteState(f, s, comments...); err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("wrote %s (%d steps, t = %g, %d warnings)", e.refPath(), s.Iteration, s.Time, len(warnings))
+}
+
+func itoa(n int) string { return fmtF(float64(n)) }
