@@ -27,13 +27,21 @@ func (k ContactKind) String() string {
 
 // Contact is one active contact of a step, evaluated at qᵗ: body I (and J,
 // or −1 for static geometry), unit normal N pointing from J (or the static
-// geometry) towards I, and world contact point P. The gap velocity is
-// N·(u_I + ω_I × (P − x_I)) − N·(u_J + ω_J × (P − x_J)).
+// geometry) towards I, and the world contact points P on body I and PJ on
+// body J. The gap velocity is
+// N·(u_I + ω_I × (P − x_I)) − N·(u_J + ω_J × (PJ − x_J)).
+//
+// P and PJ coincide except where a sphere takes part: a sphere's point is
+// the one its radius reaches along the normal (x − r N for I, x + r N for
+// J), the point where the bodies touch at the moment of impact even when
+// the contact was predicted across a gap at qᵗ, so the lever arm of the
+// friction impulse is the radius (package documentation, eq. 2).
 type Contact struct {
 	Kind  ContactKind
 	I, J  int
 	Other int // index of the plane or cylinder for static contacts, else −1
 	N, P  r3.Vec
+	PJ    r3.Vec
 }
 
 type pair struct{ i, j int }
@@ -81,7 +89,14 @@ func (d *detector) detect(s *System, q0, q1 []float64) {
 	}
 }
 
-func (d *detector) add(c Contact) { d.contacts = append(d.contacts, c) }
+// add appends c with one contact point shared by both bodies (PJ = P).
+func (d *detector) add(c Contact) {
+	c.PJ = c.P
+	d.contacts = append(d.contacts, c)
+}
+
+// addSplit appends c with its own point PJ on body J (sphere contacts).
+func (d *detector) addSplit(c Contact) { d.contacts = append(d.contacts, c) }
 
 func (d *detector) bodyPlane(s *System, q0, q1 []float64, i, k int) {
 	pl := s.Planes[k]
@@ -201,9 +216,9 @@ func (d *detector) bodyBody(s *System, q0, q1 []float64, i, j int) {
 				return
 			}
 			nrm := r3.Scale(1/dn, dv)
-			// contact point on the segment, at the radii's ratio
-			p := r3.Add(xj0, r3.Scale(b.R+0.5*(dn-a.R-b.R), nrm))
-			d.add(Contact{Kind: SphereSphere, I: i, J: j, Other: -1, N: nrm, P: p})
+			// each sphere's lever arm is its radius along the normal
+			d.addSplit(Contact{Kind: SphereSphere, I: i, J: j, Other: -1, N: nrm,
+				P: r3.Sub(xi0, r3.Scale(a.R, nrm)), PJ: r3.Add(xj0, r3.Scale(b.R, nrm))})
 		}
 	case a.Kind == Box && b.Kind == Box:
 		d.boxBox(s, q0, q1, i, j)
@@ -274,11 +289,14 @@ func (d *detector) sphereBox(s *System, q0, q1 []float64, i, j int, swapped bool
 	n := rb.MulVec(nLoc)
 	p := r3.Add(xb, rb.MulVec(cl))
 	p, n = transport(q0, q1, i, j, p, n) // n points from the box to the sphere
-	c := Contact{Kind: SphereBox, I: i, J: j, Other: -1, N: n, P: p}
+	xs0, _ := Pose(q0, i)
+	// the box's point is its surface point, the sphere's the point its
+	// radius reaches towards the box
+	c := Contact{Kind: SphereBox, I: i, J: j, Other: -1, N: n, P: r3.Sub(xs0, r3.Scale(r, n)), PJ: p}
 	if swapped {
-		c.I, c.J, c.N = j, i, r3.Scale(-1, n)
+		c.I, c.J, c.N, c.P, c.PJ = j, i, r3.Scale(-1, n), c.PJ, c.P
 	}
-	d.add(c)
+	d.addSplit(c)
 }
 
 func clamp(x, h float64) float64 { return math.Max(-h, math.Min(h, x)) }
@@ -411,6 +429,7 @@ func (d *detector) mergeDuplicates(start int, tol float64) {
 		for b := start; b < out; b++ {
 			if r3.Norm(r3.Sub(cs[b].P, c.P)) <= tol {
 				cs[b].P = r3.Scale(0.5, r3.Add(cs[b].P, c.P))
+				cs[b].PJ = r3.Scale(0.5, r3.Add(cs[b].PJ, c.PJ))
 				cs[b].N = r3.Unit(r3.Add(cs[b].N, c.N))
 				dup = true
 				break

@@ -62,8 +62,9 @@ func pointVel(s *System, q, v []float64, i int, P r3.Vec) r3.Vec {
 }
 
 // TestJacobianColumns: for random velocities, every column of G and D
-// dotted with v equals the relative velocity of the contact points along
-// its direction, and the tangents are orthonormal to the normal.
+// dotted with v equals the relative velocity of the contact points (P on
+// body I, PJ on body J) along its direction, and the tangents are
+// orthonormal to the normal.
 func TestJacobianColumns(t *testing.T) {
 	s := &System{CoR: 1, Mu: 0.5}
 	s.Planes = append(s.Planes, NewPlane(r3.Vec{}, r3.Vec{Y: 1}))
@@ -82,7 +83,7 @@ func TestJacobianColumns(t *testing.T) {
 	for k, c := range cs {
 		rel := pointVel(s, s.Q, s.V, c.I, c.P)
 		if c.J >= 0 {
-			rel = r3.Sub(rel, pointVel(s, s.Q, s.V, c.J, c.P))
+			rel = r3.Sub(rel, pointVel(s, s.Q, s.V, c.J, c.PJ))
 		}
 		if got, want := p.G.ColDot(k, s.V), r3.Dot(c.N, rel); math.Abs(got-want) > 1e-12 {
 			t.Errorf("contact %d (%v): ∇gᵀv = %.15g, want %.15g", k, c.Kind, got, want)

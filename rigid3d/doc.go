@@ -23,13 +23,22 @@
 //
 // A contact between body I and body J (or static geometry) with unit
 // normal n pointing from J to I at world point P has gap velocity
-// ∇gᵀv = n·(u_I + ω_I × r_I) − n·(u_J + ω_J × r_J), r = P − x, so its
+// ∇gᵀv = n·(u_I + ω_I × r_I) − n·(u_J + ω_J × r_J), r_I = P − x_I and
+// r_J = P_J − x_J for the contact points P on I and P_J on J, so its
 // column of G is
 //
 //	∇g = (n, r_I × n) on I,   (−n, −r_J × n) on J,                               (2)
 //
 // and each contact has two friction columns built the same way from unit
-// tangents t₁, t₂ with (n, t₁, t₂) orthonormal (D, DContact).
+// tangents t₁, t₂ with (n, t₁, t₂) orthonormal (D, DContact). P = P_J
+// except for spheres: a sphere's point is where its radius reaches along
+// the normal (x_I − r n, x_J + r n), the point of touching at the impact
+// even when the contact is predicted across a gap at qᵗ, so the friction
+// impulse acts with lever arm r. For two spheres this reproduces the
+// analytic frictional impact exactly (Newton restitution, Coulomb
+// friction, sticking or slipping; TestSphereSphereFrictionalImpact), where
+// a point between the centres at qᵗ (half the centre distance, or SCISim's
+// split in the ratio of the radii) lengthens the lever arm by the gap.
 // friction.MaxDissipation (Alg. 3) combines them into the single direction
 // opposing the pre-impact tangential velocity with bound μλ.
 //

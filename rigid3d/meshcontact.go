@@ -71,7 +71,19 @@ func (d *detector) samplesAgainst(s *System, q0, q1 []float64, a, b int) {
 			return
 		}
 		n := rb.MulVec(g) // out of b: from b towards a
-		p := r3.Sub(world, r3.Scale(0.5*(phi+radius), n))
+		if radius > 0 {
+			// a sphere's centre: b's point is its surface point, the
+			// sphere's the point its radius reaches towards b
+			p, n := transport(q0, q1, a, b, r3.Sub(world, r3.Scale(phi, n)), n)
+			xa0, _ := Pose(q0, a)
+			c := Contact{Kind: MeshBody, I: a, J: b, Other: -1, N: n, P: r3.Sub(xa0, r3.Scale(radius, n)), PJ: p}
+			if a > b {
+				c.I, c.J, c.N, c.P, c.PJ = b, a, r3.Scale(-1, n), c.PJ, c.P
+			}
+			d.addSplit(c)
+			return
+		}
+		p := r3.Sub(world, r3.Scale(0.5*phi, n))
 		i, j := a, b
 		if a > b {
 			i, j, n = b, a, r3.Scale(-1, n)

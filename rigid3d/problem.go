@@ -16,7 +16,7 @@ import (
 //     I_world = R diag(I) Rᵀ at q0 (zero blocks for fixed bodies);
 //   - V = v0;
 //   - one column of G per contact: (n, r_I × n) on body I and
-//     (−n, −r_J × n) on body J, r = P − x;
+//     (−n, −r_J × n) on body J, r_I = P − x_I, r_J = PJ − x_J;
 //   - two columns of D per contact, unit tangents t₁, t₂ with (n, t₁, t₂)
 //     right-handed, same sign pattern; DContact maps them to their contact;
 //   - CoR and Mu from the system; Bodies (I, J) with −1 for static geometry
@@ -71,7 +71,7 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 		}
 		if bj >= 0 {
 			x, _ := Pose(q0, bj)
-			rj = r3.Sub(c.P, x)
+			rj = r3.Sub(c.PJ, x)
 		}
 		appendCol(&p.G, bi, bj, ri, rj, c.N)
 		appendCol(&p.D, bi, bj, ri, rj, t1)
