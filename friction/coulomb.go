@@ -29,8 +29,11 @@ import (
 // slip directions (localInterval); a 3×3 block by take-off, stick
 // (W x = −r) or slip on the circle (localDisk). Iteration stops when a full
 // sweep changes no contact's normal or tangential relative velocity by more
-// than Tol relative to the largest relative speed before or after; reaching
-// MaxIter is an error, as is a contact with more than two tangent columns.
+// than Tol relative to the largest relative speed before or after. Reaching
+// MaxIter is not an error, as in SCISim (whose so-bogus solver warns and
+// goes on): the last sweep's impulses are returned and the Stats report
+// the capped solve and its residual (Capped, CappedResidual, CappedTol).
+// A contact with more than two tangent columns is an error.
 type Coulomb struct {
 	Tol     float64 // default 1e-12
 	MaxIter int     // sweeps, default 5000
@@ -193,7 +196,11 @@ func (o *Coulomb) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, er
 			break
 		}
 		if sweep >= maxIter {
-			return st, fmt.Errorf("friction: coulomb Gauss–Seidel did not converge: %d sweeps, last change %.3g (relative) > tolerance %.3g", sweep, st.Residual, tol)
+			// As SCISim's so-bogus solver: the cap is the user's, not a
+			// failure; the last iterate is the answer and the caller
+			// records the residual (mech.Stats.Capped).
+			st.Capped, st.CappedResidual, st.CappedTol, st.CappedIterations = 1, st.Residual, tol, sweep
+			break
 		}
 	}
 	for k := 0; k < m; k++ {

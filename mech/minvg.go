@@ -1,5 +1,7 @@
 package mech
 
+import "fmt"
+
 // MulMInvCols sets dst = M⁻¹ C column by column. Because M⁻¹ is block
 // diagonal, column j of the result is nonzero only in the blocks that column j
 // of c touches; those block rows are stored in full, in block order. The
@@ -46,10 +48,32 @@ type Stats struct {
 	// it; they say where the time of a step went.
 	Largest int
 	Method  string
+	// Capped counts the solves of iterative laws whose iteration cap and
+	// tolerance the user sets (Coulomb Gauss–Seidel, NBGS) that reached the
+	// cap before the tolerance. Such a solve is not an error: as in SCISim
+	// the step goes on with the last iterate, and the caller records it.
+	// CappedResidual is the largest residual among them, CappedTol the
+	// tolerance it was to reach and CappedIterations the cap.
+	Capped           int
+	CappedResidual   float64
+	CappedTol        float64
+	CappedIterations int
 }
 
-// Add accumulates o into s (iterations and solves add, residual and
-// largest solve max).
+// CapError is what a capped solve becomes where the caller does not accept
+// one (sim.Stepper.Strict, impactsim run --strict).
+type CapError struct {
+	Iterations int     // the cap that was reached
+	Residual   float64 // the residual at the cap
+	Tol        float64 // the tolerance it did not reach
+}
+
+func (e *CapError) Error() string {
+	return fmt.Sprintf("iteration cap reached before the tolerance: %d iterations, residual %.3g > tolerance %.3g", e.Iterations, e.Residual, e.Tol)
+}
+
+// Add accumulates o into s (iterations, solves and capped solves add;
+// residual, largest solve and the worst capped residual max).
 func (s *Stats) Add(o Stats) {
 	s.Iterations += o.Iterations
 	s.Solves += o.Solves
@@ -59,6 +83,10 @@ func (s *Stats) Add(o Stats) {
 	}
 	if o.Largest > s.Largest {
 		s.Largest, s.Method = o.Largest, o.Method
+	}
+	s.Capped += o.Capped
+	if o.Capped > 0 && (s.Capped == o.Capped || o.CappedResidual > s.CappedResidual) {
+		s.CappedResidual, s.CappedTol, s.CappedIterations = o.CappedResidual, o.CappedTol, o.CappedIterations
 	}
 }
 

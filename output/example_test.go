@@ -31,7 +31,7 @@ func ExampleNewTrajectoryWriter() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(tr.NumBalls, "balls,", len(tr.Frames), "frames; last time", tr.Frames[1].Time, "q", tr.Frames[1].Q)
+	fmt.Println(tr.NumBodies, "balls,", len(tr.Frames), "frames; last time", tr.Frames[1].Time, "q", tr.Frames[1].Q)
 	// Output:
 	// frame,time,ball,x,y,vx,vy
 	// 0,0,0,0,1,1,0

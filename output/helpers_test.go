@@ -3,7 +3,7 @@ package output
 // testTrajectory returns n frames of the 3 balls of testScene: ball 0 moves
 // right along the floor, ball 1 falls, ball 2 is fixed.
 func testTrajectory(n int) *Trajectory {
-	tr := &Trajectory{NumBalls: 3}
+	tr := &Trajectory{NumBodies: 3}
 	for k := 0; k < n; k++ {
 		t := 0.25 * float64(k)
 		tr.Frames = append(tr.Frames, Frame{

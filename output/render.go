@@ -150,7 +150,7 @@ func RenderPanels(panels []Panel, opts RenderOptions) (*RenderInfo, error) {
 		for p, pn := range panels {
 			for _, i := range shown[p] {
 				f := pn.Traj.Frames[i]
-				for b := 0; b < pn.Traj.NumBalls; b++ {
+				for b := 0; b < pn.Traj.NumBodies; b++ {
 					if s := math.Hypot(f.V[2*b], f.V[2*b+1]); !pn.Scene.Fixed[b] && s > vmax && !math.IsInf(s, 0) {
 						vmax = s
 					}
@@ -426,7 +426,7 @@ func newView(tr *Trajectory, sc *Scene2D, w, h int) view {
 		x1, y1 = math.Max(x1, x+r), math.Max(y1, y+r)
 	}
 	for _, f := range tr.Frames {
-		for i := 0; i < tr.NumBalls; i++ {
+		for i := 0; i < tr.NumBodies; i++ {
 			add(f.Q[2*i], f.Q[2*i+1], sc.Radii[i])
 		}
 	}

@@ -182,11 +182,11 @@ func TestRenderErrors(t *testing.T) {
 		t.Error("empty Dir accepted")
 	}
 	tr := testTrajectory(2)
-	tr.NumBalls = 2
+	tr.NumBodies = 2
 	if _, err := Render2D(tr, sc, RenderOptions{Dir: t.TempDir()}); err == nil {
 		t.Error("ball count mismatch accepted")
 	}
-	if _, err := Render2D(&Trajectory{NumBalls: 3}, sc, RenderOptions{Dir: t.TempDir()}); err == nil {
+	if _, err := Render2D(&Trajectory{NumBodies: 3}, sc, RenderOptions{Dir: t.TempDir()}); err == nil {
 		t.Error("empty trajectory accepted")
 	}
 }

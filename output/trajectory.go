@@ -11,74 +11,129 @@ import (
 	"strconv"
 )
 
-// TrajectoryHeader is the exact first line of trajectory.csv.
+// TrajectoryHeader is the exact first line of a 2D ball trajectory.csv
+// (BallLayout).
 const TrajectoryHeader = "frame,time,ball,x,y,vx,vy"
 
-// TrajectoryWriter streams 2D ball states to trajectory.csv. Rows go to
-// trajectory.csv.tmp through a buffer; Close renames the file to its final
-// name, so an interrupted run leaves only the .tmp file.
+// Layout is the column layout of one system's trajectory.csv: the frame
+// number, the time and the body index, then per body len(Q) position and
+// len(V) velocity columns. One row per body per saved frame.
+type Layout struct {
+	Body string   // name of the body-index column ("ball" or "body")
+	Q, V []string // position and velocity column names
+	// Digits and TimeDigits are the significant digits of the state and
+	// of the time; 0 means the shortest decimal that reads back to the same
+	// float64 (strconv 'g', −1).
+	Digits, TimeDigits int
+}
+
+// The layouts of the systems' trajectory files.
+var (
+	// BallLayout: 2D balls, centre and velocity.
+	BallLayout = Layout{Body: "ball", Q: []string{"x", "y"}, V: []string{"vx", "vy"}}
+	// Rigid3DLayout: 3D rigid bodies, centre of mass, unit quaternion
+	// (w, x, y, z), linear and world angular velocity; 17 significant
+	// digits, times with 10.
+	Rigid3DLayout = Layout{Body: "body",
+		Q:      []string{"x", "y", "z", "qw", "qx", "qy", "qz"},
+		V:      []string{"vx", "vy", "vz", "wx", "wy", "wz"},
+		Digits: 17, TimeDigits: 10}
+)
+
+// Header returns the header line of the layout (without the newline).
+func (l Layout) Header() string {
+	h := "frame,time," + l.Body
+	for _, c := range l.Q {
+		h += "," + c
+	}
+	for _, c := range l.V {
+		h += "," + c
+	}
+	return h
+}
+
+func appendNum(b []byte, x float64, digits int) []byte {
+	if digits == 0 {
+		return strconv.AppendFloat(b, x, 'g', -1, 64)
+	}
+	return strconv.AppendFloat(b, x, 'g', digits, 64)
+}
+
+// TrajectoryWriter streams body states to trajectory.csv in a Layout. Rows
+// go to trajectory.csv.tmp through a buffer; Close renames the file to its
+// final name, so an interrupted run leaves only the .tmp file.
 type TrajectoryWriter struct {
 	f         *atomicFile
 	path      string
-	nBalls    int // -1 until the first frame
+	layout    Layout
+	nBodies   int // -1 until the first frame
 	lastFrame int
 	buf       []byte
 	err       error // sticky
 }
 
-// NewTrajectoryWriter creates dir (if needed) and starts dir/trajectory.csv,
-// writing the header. An existing dir/trajectory.csv from an earlier run is
-// removed at once, so the directory never pairs a new scene.json with an old
-// trajectory.
+// NewTrajectoryWriter starts dir/trajectory.csv for 2D balls (BallLayout);
+// see NewLayoutTrajectoryWriter.
 func NewTrajectoryWriter(dir string) (*TrajectoryWriter, error) {
+	return NewLayoutTrajectoryWriter(dir, BallLayout)
+}
+
+// NewLayoutTrajectoryWriter creates dir (if needed) and starts
+// dir/trajectory.csv in layout l, writing the header. An existing
+// dir/trajectory.csv from an earlier run is removed at once, so the
+// directory never pairs a new scene description with an old trajectory.
+func NewLayoutTrajectoryWriter(dir string, l Layout) (*TrajectoryWriter, error) {
 	path := filepath.Join(dir, TrajectoryFile)
 	f, err := createAtomic(path, true)
 	if err != nil {
 		return nil, err
 	}
-	w := &TrajectoryWriter{f: f, path: path, nBalls: -1, lastFrame: -1}
-	if _, err := f.Write([]byte(TrajectoryHeader + "\n")); err != nil {
+	w := &TrajectoryWriter{f: f, path: path, layout: l, nBodies: -1, lastFrame: -1}
+	if _, err := f.Write([]byte(l.Header() + "\n")); err != nil {
 		f.Abort()
 		return nil, fmt.Errorf("output: writing %s: %w", path, err)
 	}
 	return w, nil
 }
 
-// WriteFrame appends one row per ball for the saved frame number frame at
-// simulation time t. q and v are flat: ball i has position (q[2i], q[2i+1])
-// and velocity (v[2i], v[2i+1]). Frame numbers must be non-negative and
-// strictly increasing, and every frame must have the same, non-zero, number
-// of balls. Values are written with full float64 precision (shortest
-// representation that round-trips). After an error the writer is unusable
-// and Close removes the temporary file.
+// WriteFrame appends one row per body for the saved frame number frame at
+// simulation time t. q and v are flat: body i has positions
+// q[i·nq : (i+1)·nq] and velocities v[i·nv : (i+1)·nv] (nq, nv the
+// layout's column counts). Frame numbers must be non-negative and strictly
+// increasing, and every frame must have the same, non-zero, number of
+// bodies. After an error the writer is unusable and Close removes the
+// temporary file.
 func (w *TrajectoryWriter) WriteFrame(frame int, t float64, q, v []float64) error {
 	if w.err != nil {
 		return w.err
 	}
+	nq, nv := len(w.layout.Q), len(w.layout.V)
 	switch {
-	case len(q) != len(v):
-		return w.fail(fmt.Errorf("output: trajectory frame %d: len(q)=%d != len(v)=%d", frame, len(q), len(v)))
-	case len(q)%2 != 0:
-		return w.fail(fmt.Errorf("output: trajectory frame %d: len(q)=%d is odd (2D balls need 2 entries each)", frame, len(q)))
+	case len(q)%nq != 0 || len(v)%nv != 0 || len(q)/nq != len(v)/nv:
+		return w.fail(fmt.Errorf("output: trajectory frame %d: len(q)=%d and len(v)=%d are not %d and %d per body", frame, len(q), len(v), nq, nv))
 	case len(q) == 0:
-		return w.fail(fmt.Errorf("output: trajectory frame %d: no balls", frame))
-	case w.nBalls >= 0 && len(q)/2 != w.nBalls:
-		return w.fail(fmt.Errorf("output: trajectory frame %d: %d balls, earlier frames have %d", frame, len(q)/2, w.nBalls))
+		return w.fail(fmt.Errorf("output: trajectory frame %d: no bodies", frame))
+	case w.nBodies >= 0 && len(q)/nq != w.nBodies:
+		return w.fail(fmt.Errorf("output: trajectory frame %d: %d bodies, earlier frames have %d", frame, len(q)/nq, w.nBodies))
 	case frame < 0 || frame <= w.lastFrame:
 		return w.fail(fmt.Errorf("output: trajectory frame %d: frame numbers must be non-negative and increasing (previous %d)", frame, w.lastFrame))
 	}
-	w.nBalls = len(q) / 2
+	w.nBodies = len(q) / nq
 	w.lastFrame = frame
 	b := w.buf[:0]
-	for i := 0; i < w.nBalls; i++ {
+	for i := 0; i < w.nBodies; i++ {
 		b = strconv.AppendInt(b, int64(frame), 10)
 		b = append(b, ',')
-		b = strconv.AppendFloat(b, t, 'g', -1, 64)
+		b = appendNum(b, t, w.layout.TimeDigits)
 		b = append(b, ',')
 		b = strconv.AppendInt(b, int64(i), 10)
-		for _, x := range [4]float64{q[2*i], q[2*i+1], v[2*i], v[2*i+1]} {
+		for _, x := range q[nq*i : nq*i+nq] {
 			b = append(b, ',')
-			b = strconv.AppendFloat(b, x, 'g', -1, 64)
+			b = appendNum(b, x, w.layout.Digits)
+		}
+		for _, x := range v[nv*i : nv*i+nv] {
+			b = append(b, ',')
+			b = appendNum(b, x, w.layout.Digits)
 		}
 		b = append(b, '\n')
 	}
@@ -111,32 +166,41 @@ func (w *TrajectoryWriter) Abort() {
 	w.f.Abort()
 }
 
-// Frame is one saved state of all balls.
+// Frame is one saved state of all bodies.
 type Frame struct {
 	Index int       // the frame column
 	Time  float64   // simulation time
-	Q     []float64 // positions, ball i at [2i, 2i+1]
-	V     []float64 // velocities, ball i at [2i, 2i+1]
+	Q     []float64 // positions, body i at [i·nq, (i+1)·nq) (balls: [2i, 2i+1])
+	V     []float64 // velocities, body i at [i·nv, (i+1)·nv)
 }
 
 // Trajectory is the content of trajectory.csv.
 type Trajectory struct {
-	NumBalls int
-	Frames   []Frame
+	NumBodies int
+	Frames    []Frame
 }
 
-// ReadTrajectory reads dir/trajectory.csv. It checks the header, that every
-// row has 7 well-formed fields, that frame numbers increase, that each frame
-// lists balls 0..n−1 in order with one time, and that every frame has the
-// same number of balls. Errors name the file and line ("path:line: ...").
-// Blank lines are ignored.
+// ReadTrajectory reads dir/trajectory.csv of a 2D ball run (BallLayout);
+// see ReadLayoutTrajectory.
 func ReadTrajectory(dir string) (*Trajectory, error) {
+	return ReadLayoutTrajectory(dir, BallLayout)
+}
+
+// ReadLayoutTrajectory reads dir/trajectory.csv written in layout l. It
+// checks the header, that every row has its 3 + nq + nv well-formed fields,
+// that frame numbers increase, that each frame lists bodies 0..n−1 in
+// order with one time, and that every frame has the same number of bodies.
+// Errors name the file and line ("path:line: ..."). Blank lines are
+// ignored.
+func ReadLayoutTrajectory(dir string, l Layout) (*Trajectory, error) {
 	path := filepath.Join(dir, TrajectoryFile)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}
 	defer f.Close()
+	header := l.Header()
+	nq, nv := len(l.Q), len(l.V)
 	tr := &Trajectory{}
 	sc := bufio.NewScanner(f)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
@@ -150,21 +214,22 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 		if cur == nil {
 			return nil
 		}
-		n := len(cur.Q) / 2
-		if tr.NumBalls == 0 {
-			tr.NumBalls = n
-		} else if n != tr.NumBalls {
-			return fmt.Errorf("output: %s:%d: frame %d has %d balls, earlier frames have %d", path, curStart, cur.Index, n, tr.NumBalls)
+		n := len(cur.Q) / nq
+		if tr.NumBodies == 0 {
+			tr.NumBodies = n
+		} else if n != tr.NumBodies {
+			return fmt.Errorf("output: %s:%d: frame %d has %d %ss, earlier frames have %d", path, curStart, cur.Index, n, l.Body, tr.NumBodies)
 		}
 		return nil
 	}
-	var fields [7][]byte
+	fields := make([][]byte, 3+nq+nv)
+	vals := make([]float64, nq+nv)
 	for sc.Scan() {
 		line++
 		text := bytes.TrimRight(sc.Bytes(), "\r")
 		if line == 1 {
-			if string(text) != TrajectoryHeader {
-				return nil, errf("header %q, want %q", text, TrajectoryHeader)
+			if string(text) != header {
+				return nil, errf("header %q, want %q", text, header)
 			}
 			continue
 		}
@@ -188,7 +253,7 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 			rest = rest[i+1:]
 		}
 		if nf != len(fields) {
-			return nil, errf("want 7 fields (%s), got %s", TrajectoryHeader, countDesc(text))
+			return nil, errf("want %d fields (%s), got %s", len(fields), header, countDesc(text))
 		}
 		frame, err := strconv.Atoi(string(fields[0]))
 		if err != nil || frame < 0 {
@@ -198,15 +263,20 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 		if err != nil {
 			return nil, errf("bad time %q", fields[1])
 		}
-		ball, err := strconv.Atoi(string(fields[2]))
+		body, err := strconv.Atoi(string(fields[2]))
 		if err != nil {
-			return nil, errf("bad ball %q: want an integer", fields[2])
+			return nil, errf("bad %s %q: want an integer", l.Body, fields[2])
 		}
-		var vals [4]float64
 		for k := range vals {
 			vals[k], err = strconv.ParseFloat(string(fields[3+k]), 64)
 			if err != nil {
-				return nil, errf("bad %s %q", [4]string{"x", "y", "vx", "vy"}[k], fields[3+k])
+				name := ""
+				if k < nq {
+					name = l.Q[k]
+				} else {
+					name = l.V[k-nq]
+				}
+				return nil, errf("bad %s %q", name, fields[3+k])
 			}
 		}
 		if cur == nil || frame != cur.Index {
@@ -219,22 +289,22 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 			tr.Frames = append(tr.Frames, Frame{Index: frame, Time: t})
 			cur = &tr.Frames[len(tr.Frames)-1]
 			curStart = line
-			if tr.NumBalls > 0 {
-				cur.Q = make([]float64, 0, 2*tr.NumBalls)
-				cur.V = make([]float64, 0, 2*tr.NumBalls)
+			if tr.NumBodies > 0 {
+				cur.Q = make([]float64, 0, nq*tr.NumBodies)
+				cur.V = make([]float64, 0, nv*tr.NumBodies)
 			}
 		}
-		if want := len(cur.Q) / 2; ball != want {
-			return nil, errf("frame %d: ball %d, want %d (balls must be listed 0,1,2,... once per frame)", frame, ball, want)
+		if want := len(cur.Q) / nq; body != want {
+			return nil, errf("frame %d: %s %d, want %d (%ss must be listed 0,1,2,... once per frame)", frame, l.Body, body, want, l.Body)
 		}
-		if tr.NumBalls > 0 && ball >= tr.NumBalls {
-			return nil, errf("frame %d: ball %d, but earlier frames have %d balls", frame, ball, tr.NumBalls)
+		if tr.NumBodies > 0 && body >= tr.NumBodies {
+			return nil, errf("frame %d: %s %d, but earlier frames have %d %ss", frame, l.Body, body, tr.NumBodies, l.Body)
 		}
 		if t != cur.Time && !(math.IsNaN(t) && math.IsNaN(cur.Time)) {
 			return nil, errf("frame %d: time %s differs from %s on the frame's first row", frame, fields[1], strconv.FormatFloat(cur.Time, 'g', -1, 64))
 		}
-		cur.Q = append(cur.Q, vals[0], vals[1])
-		cur.V = append(cur.V, vals[2], vals[3])
+		cur.Q = append(cur.Q, vals[:nq]...)
+		cur.V = append(cur.V, vals[nq:]...)
 	}
 	if err := sc.Err(); err != nil {
 		line++

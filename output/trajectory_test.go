@@ -16,7 +16,7 @@ func TestTrajectoryRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := &Trajectory{NumBalls: 2}
+	want := &Trajectory{NumBodies: 2}
 	for k := 0; k < 4; k++ {
 		ft := 0.1 * float64(k) // 0.30000000000000004 must survive
 		q := []float64{1.0 / 3, -2e-300, math.Pi * float64(k), 1e300}
@@ -43,8 +43,8 @@ func TestTrajectoryRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.NumBalls != 2 || len(got.Frames) != 4 {
-		t.Fatalf("got %d balls, %d frames", got.NumBalls, len(got.Frames))
+	if got.NumBodies != 2 || len(got.Frames) != 4 {
+		t.Fatalf("got %d balls, %d frames", got.NumBodies, len(got.Frames))
 	}
 	for k := range want.Frames {
 		g, e := got.Frames[k], want.Frames[k]

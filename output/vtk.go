@@ -358,7 +358,7 @@ func ExportVTK2D(dir string, traj *Trajectory, sc *Scene2D, enc VTKEncoding) (st
 	if err != nil {
 		return "", err
 	}
-	n := traj.NumBalls
+	n := traj.NumBodies
 	fixed := make([]float64, n)
 	id := make([]float64, n)
 	for i := 0; i < n; i++ {
@@ -398,12 +398,12 @@ func checkTrajScene(traj *Trajectory, sc *Scene2D) error {
 	if err := sc.Validate(); err != nil {
 		return err
 	}
-	if len(traj.Frames) > 0 && traj.NumBalls != sc.NumBalls {
-		return fmt.Errorf("output: trajectory has %d balls, scene has %d", traj.NumBalls, sc.NumBalls)
+	if len(traj.Frames) > 0 && traj.NumBodies != sc.NumBalls {
+		return fmt.Errorf("output: trajectory has %d balls, scene has %d", traj.NumBodies, sc.NumBalls)
 	}
 	for k, f := range traj.Frames {
-		if len(f.Q) != 2*traj.NumBalls || len(f.V) != 2*traj.NumBalls {
-			return fmt.Errorf("output: trajectory frame %d (index %d): %d positions, %d velocities for %d balls", k, f.Index, len(f.Q), len(f.V), traj.NumBalls)
+		if len(f.Q) != 2*traj.NumBodies || len(f.V) != 2*traj.NumBodies {
+			return fmt.Errorf("output: trajectory frame %d (index %d): %d positions, %d velocities for %d balls", k, f.Index, len(f.Q), len(f.V), traj.NumBodies)
 		}
 	}
 	return nil

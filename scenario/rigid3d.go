@@ -16,7 +16,8 @@ import (
 
 // Rigid3D is a runnable 3D rigid-body scene.
 type Rigid3D struct {
-	Scene   *scene.RigidBody3DScene
+	Scene   *scene.RigidBody3DScene // nil for a built-in scene
+	Source  string                  // the scene file, or builtin:NAME
 	Sys     *rigid3d.System
 	Law     sim.ContactLaw
 	Stepper *sim.Stepper
@@ -111,7 +112,7 @@ func NewRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 	if err != nil {
 		return nil, err
 	}
-	r := &Rigid3D{Scene: sc, Sys: sys}
+	r := &Rigid3D{Scene: sc, Source: sc.Source, Sys: sys}
 	solver := solverFor(opt)
 	switch {
 	case opt.Operator != "":
@@ -147,16 +148,9 @@ func NewRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 		r.Mapping = "no operator in the scene: gr"
 	}
 	if law == nil {
-		st := &sim.Staggered{Impact: op}
-		if sys.Mu > 0 {
-			fr, err := friction.NewMaxDissipation(solver)
-			if err != nil {
-				return nil, err
-			}
-			st.Friction = fr
-			r.Mapping += fmt.Sprintf(", maximal-dissipation friction (Alg. 3) with μ = %g", sys.Mu)
+		if law, err = withFriction(op, sys.Mu, solver, &r.Mapping); err != nil {
+			return nil, err
 		}
-		law = st
 	}
 	r.Law = law
 	st, err := sim.NewStepper(sys, law, sc.Integrator.Dt, sys.Q, sys.V)
@@ -164,6 +158,51 @@ func NewRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 		return nil, fmt.Errorf("%s:%d: integrator: %w", sc.Source, sc.Integrator.Line, err)
 	}
 	r.Stepper = st
+	return r, nil
+}
+
+// withFriction returns the law "impact operator op, then maximal-dissipation
+// friction (Alg. 3) when μ > 0", appending the friction to mapping.
+func withFriction(op impact.Operator, mu float64, solver string, mapping *string) (sim.ContactLaw, error) {
+	st := &sim.Staggered{Impact: op}
+	if mu > 0 {
+		fr, err := friction.NewMaxDissipation(solver)
+		if err != nil {
+			return nil, fmt.Errorf("option --solver: %w", err)
+		}
+		st.Friction = fr
+		*mapping += fmt.Sprintf(", maximal-dissipation friction (Alg. 3) with μ = %g", mu)
+	}
+	return st, nil
+}
+
+// NewRigid3DSystem builds the contact law and stepper for a rigid3d system
+// made without a scene file (a built-in scene named source): the impact
+// operator opt.Operator, or defaultOp, then maximal-dissipation friction
+// when μ > 0; opt's restitution and friction override the system's.
+func NewRigid3DSystem(sys *rigid3d.System, dt float64, source, defaultOp string, opt Options) (*Rigid3D, error) {
+	if err := opt.override(&sys.CoR, &sys.Mu); err != nil {
+		return nil, err
+	}
+	if err := sys.Validate(); err != nil {
+		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	name := opt.Operator
+	if name == "" {
+		name = defaultOp
+	}
+	solver := solverFor(opt)
+	op, err := impact.New(impact.Config{Name: name, VTol: opt.VTol, Solver: solver, MaxIter: opt.MaxIter})
+	if err != nil {
+		return nil, fmt.Errorf("option --operator: %w", err)
+	}
+	r := &Rigid3D{Sys: sys, Source: source, Mapping: "built-in scene, operator " + op.Name()}
+	if r.Law, err = withFriction(op, sys.Mu, solver, &r.Mapping); err != nil {
+		return nil, err
+	}
+	if r.Stepper, err = sim.NewStepper(sys, r.Law, dt, sys.Q, sys.V); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 

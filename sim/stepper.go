@@ -138,6 +138,12 @@ type Stepper struct {
 	T    float64
 	N    int // steps taken
 
+	// Strict makes a step whose contact law stopped at a user-set
+	// iteration cap (mech.Stats.Capped) fail with a *mech.CapError,
+	// leaving the state unchanged; otherwise such a step goes on and
+	// Last.Law records it.
+	Strict bool
+
 	Last    StepStats
 	Problem mech.Problem // the last step's problem (valid until the next step)
 	Lambda  []float64    // the last step's normal impulses
@@ -207,6 +213,9 @@ func (s *Stepper) Step() error {
 		s.Beta = growF(s.Beta, p.D.NCols())
 		st, err := s.Law.Solve(p, s.Lambda, s.Beta)
 		s.Last.Law = st
+		if err == nil && s.Strict && st.Capped > 0 {
+			err = &mech.CapError{Iterations: st.CappedIterations, Residual: st.CappedResidual, Tol: st.CappedTol}
+		}
 		if err != nil {
 			return fmt.Errorf("sim: step %d (t = %.10g → %.10g), %d contacts, law %s: %w", s.N+1, s.T, s.T+h, m, s.Law.Name(), err)
 		}

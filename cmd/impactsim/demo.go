@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 
 	"impactsim/output"
+	"impactsim/runner"
 	"impactsim/scenario"
 	"impactsim/scene"
 )
@@ -28,13 +29,14 @@ func cmdDemo(args []string, stdout, stderr io.Writer) error {
 		sc.Source = "builtin:pool_break"
 		sc.Camera = nil // fit the view to the whole break
 		dir := filepath.Join(*out, op)
-		c := &runConfig{end: 10, out: dir, frames: 100, opts: optsFor(op)}
-		res, err := simulate(sc, c, stderr)
+		r, err := scenario.NewBall2D(sc, scenario.Options{Operator: op})
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(stdout, "== pool break with %s\n", op)
-		printSummary(stdout, res)
+		if err := runAndReport(runner.Ball2D(r), &runConfig{end: 10, out: dir, frames: 100}, stdout, stderr); err != nil {
+			return err
+		}
 		traj, err := output.ReadTrajectory(dir)
 		if err != nil {
 			return err
@@ -60,5 +62,3 @@ func cmdDemo(args []string, stdout, stderr io.Writer) error {
 	printRenderInfo(stdout, info)
 	return nil
 }
-
-func optsFor(op string) scenario.Options { return scenario.Options{Operator: op} }

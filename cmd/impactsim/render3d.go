@@ -1,13 +1,8 @@
 package main
 
 import (
-	"encoding/csv"
-	"encoding/json"
-	"fmt"
 	"io"
-	"os"
 	"path/filepath"
-	"strconv"
 
 	"gonum.org/v1/gonum/spatial/r3"
 
@@ -18,13 +13,12 @@ import (
 // tryRender3D renders a 3D run directory (one with scene3d.json); ok is
 // false for other directories.
 func tryRender3D(dir string, o output.RenderOptions, noPNG, noGIF, noMP4 bool, stdout io.Writer) (ok bool, err error) {
-	data, err := os.ReadFile(filepath.Join(dir, "scene3d.json"))
-	if err != nil {
+	doc, ok, err := output.ReadScene3D(dir)
+	if !ok {
 		return false, nil
 	}
-	var doc scene3D
-	if err := json.Unmarshal(data, &doc); err != nil || doc.Kind != "rigid3d" {
-		return true, badInput("%s: not a rigid3d scene description", filepath.Join(dir, "scene3d.json"))
+	if err != nil {
+		return true, usageError{err}
 	}
 	sys := &rigid3d.System{}
 	for i, b := range doc.Bodies {
@@ -55,9 +49,17 @@ func tryRender3D(dir string, o output.RenderOptions, noPNG, noGIF, noMP4 bool, s
 		}
 		sys.AddBody(sh, 1, r3.Vec{}, rigid3d.Identity, r3.Vec{}, r3.Vec{}, b.Fixed)
 	}
-	frames, times, err := readTrajectory3D(filepath.Join(dir, "trajectory.csv"), len(doc.Bodies))
+	traj, err := output.ReadLayoutTrajectory(dir, output.Rigid3DLayout)
 	if err != nil {
 		return true, usageError{err}
+	}
+	if traj.NumBodies != len(doc.Bodies) || len(traj.Frames) == 0 {
+		return true, badInput("%s: %d bodies in %d frames, want %d bodies as in %s", filepath.Join(dir, output.TrajectoryFile), traj.NumBodies, len(traj.Frames), len(doc.Bodies), output.Scene3DFile)
+	}
+	frames := make([][]float64, len(traj.Frames))
+	times := make([]float64, len(traj.Frames))
+	for k, f := range traj.Frames {
+		frames[k], times[k] = f.Q, f.Time
 	}
 	stride := max(o.Stride, 1)
 	if o.MaxFrames > 0 && len(frames)/stride > o.MaxFrames {
@@ -134,43 +136,4 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
-}
-
-// readTrajectory3D reads a 3D trajectory.csv into per-frame q vectors
-// (7 per body) and times.
-func readTrajectory3D(path string, nb int) ([][]float64, []float64, error) {
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil, nil, err
-	}
-	defer fh.Close()
-	r := csv.NewReader(fh)
-	r.FieldsPerRecord = 16
-	rows, err := r.ReadAll()
-	if err != nil {
-		return nil, nil, fmt.Errorf("%s: %w", path, err)
-	}
-	var frames [][]float64
-	var times []float64
-	for li, row := range rows[1:] {
-		var vals [16]float64
-		for j, s := range row {
-			if vals[j], err = strconv.ParseFloat(s, 64); err != nil {
-				return nil, nil, fmt.Errorf("%s:%d: column %d: %v", path, li+2, j+1, err)
-			}
-		}
-		fr, b := int(vals[0]), int(vals[2])
-		if b < 0 || b >= nb || fr < 0 || fr > len(frames) {
-			return nil, nil, fmt.Errorf("%s:%d: frame %d body %d out of order or range", path, li+2, fr, b)
-		}
-		if fr == len(frames) {
-			frames = append(frames, make([]float64, 7*nb))
-			times = append(times, vals[1])
-		}
-		copy(frames[fr][7*b:7*b+7], vals[3:10])
-	}
-	if len(frames) == 0 {
-		return nil, nil, fmt.Errorf("%s: no frames", path)
-	}
-	return frames, times, nil
 }
