@@ -20,7 +20,9 @@
 //
 // # Run directory of a 2D ball simulation
 //
-// A run directory holds up to four files:
+// (The run directories of the other systems differ only in the scene
+// description and the trajectory layout; see "Trajectories of other
+// systems" below.) A run directory holds up to four files:
 //
 //	scene.json       static description of the scene (WriteScene2D, ReadScene2D)
 //	trajectory.csv   ball states at the saved frames (TrajectoryWriter, ReadTrajectory)
@@ -89,17 +91,30 @@
 //
 // # energy.csv
 //
-// A header line and one row per recorded step, columns EnergyHeader:
+// A header line, a row for the initial state (step 0) and one row per time
+// step. The columns (EnergyColumns; EnergyHeader for 2D balls):
 //
 //	step               time-step number (integer)
 //	time               simulation time (time)
-//	kinetic            kinetic energy Σ ½ m |v|² of the moving balls (energy)
+//	kinetic            kinetic energy of the moving bodies (energy)
 //	potential          potential energy, e.g. gravitational Σ m g y (energy)
 //	total              kinetic + potential (energy)
-//	px, py             total linear momentum Σ m v (mass·length/time)
+//	px, py[, pz]       total linear momentum Σ m v (mass·length/time); pz in 3D
 //	contacts           number of active contacts at this step
-//	impact_iterations  iterations used by the impact operator at this step
+//	impact_iterations  iterations used by the contact law at this step (GR
+//	                   reflections, pairwise sweeps, Gauss–Seidel sweeps)
 //	seconds            wall-clock time spent on this step (s)
+//	capped             number of the contact law's solves at this step that
+//	                   stopped at their user-set iteration cap before their
+//	                   tolerance (Coulomb Gauss–Seidel of SCISim's
+//	                   sobogus_friction_solver: its max_iters); the step went
+//	                   on with the last iterate (0 normally)
+//	residual           the contact law's residual at this step: for the
+//	                   Coulomb Gauss–Seidel the relative change of the
+//	                   contacts' velocities in its last sweep (compare with
+//	                   the scene's tol), for QP-based operators the largest
+//	                   relative KKT residual of their inner solves; 0 without
+//	                   contacts
 //
 // Integer columns are written as integral floats ("12"). SeriesWriter writes
 // any such numeric CSV with a header of your choice, and ReadSeries reads it
@@ -109,7 +124,31 @@
 //
 // Whatever value the caller passes to WriteJSON, marshalled by encoding/json
 // with two-space indentation and a final newline. NaN and ±Inf are not
-// representable in JSON and make WriteJSON fail.
+// representable in JSON and make WriteJSON fail. The run command writes
+// runner.Summary: scene, system (ball2d, rigid3d), law, mapping, bodies,
+// integrator, dt, steps, end_time, wall_seconds, steps_with_contacts,
+// max_contacts, max_operator_iterations, capped_steps (steps with a capped
+// solve, see energy.csv), worst_capped_residual, capped_tolerance and
+// first_capped_step (absent when no step was capped), energy_initial,
+// energy_final, max_relative_energy_drift, momentum_initial and
+// momentum_final (2 or 3 components), output_dir, error (absent after a
+// successful run) and files.
+//
+// # Trajectories of other systems
+//
+// Every system's trajectory.csv has the same shape, described by a Layout:
+// frame, time and the body index, then the body's position and velocity
+// columns, one row per body per saved frame (NewLayoutTrajectoryWriter,
+// ReadLayoutTrajectory). BallLayout is the 2D ball format above.
+// Rigid3DLayout (3D rigid bodies) is
+//
+//	frame,time,body,x,y,z,qw,qx,qy,qz,vx,vy,vz,wx,wy,wz
+//
+// centre of mass, unit orientation quaternion (w first), linear velocity
+// and angular velocity in world coordinates, written with 17 significant
+// digits (times with 10). Its static description is scene3d.json (Scene3D:
+// kind "rigid3d", dt, optional camera {eye, lookat, up}, bodies [{shape
+// sphere|box|mesh, r, half, vertices, faces, mass, fixed}], planes [{x, n}]).
 //
 // # VTK files for ParaView
 //

@@ -10,8 +10,17 @@ import (
 	"strings"
 )
 
-// EnergyHeader is the column list of energy.csv, for NewSeriesWriter.
-var EnergyHeader = []string{"step", "time", "kinetic", "potential", "total", "px", "py", "contacts", "impact_iterations", "seconds"}
+// EnergyHeader is the column list of a 2D run's energy.csv, for
+// NewSeriesWriter.
+var EnergyHeader = EnergyColumns(2)
+
+// EnergyColumns returns the column list of energy.csv for a system of
+// spatial dimension dim (2 or 3): one momentum column per dimension.
+func EnergyColumns(dim int) []string {
+	cols := []string{"step", "time", "kinetic", "potential", "total"}
+	cols = append(cols, []string{"px", "py", "pz"}[:dim]...)
+	return append(cols, "contacts", "impact_iterations", "seconds", "capped", "residual")
+}
 
 // SeriesWriter writes a CSV time series: a header line, then one row of
 // numbers per Write. Rows go to path+".tmp" through a buffer; Close renames

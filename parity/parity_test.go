@@ -47,7 +47,7 @@ const sphereLever = "issue 17 item 4: SCISim's free sphere pairs use the ratio p
 // are those of SCISim's own serialization tests (rigidbody3dcli's
 // CMakeLists.txt) unless an entry says otherwise.
 var parityTable = []entry{
-	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/card_house.xml", end: 1, known: "issue 17 item 1: coulomb Gauss–Seidel stops at its 5000-sweep cap"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/card_house.xml", end: 1, long: true, known: "issue 17 item 1: coulomb Gauss–Seidel reaches its 5000-sweep cap at step 142 (recorded, the run goes on) and differs from so-bogus"},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/friction_collide_in_portal.xml", end: 5, known: "issue 17 item 5: duplicated attribute, planar portal"},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/ball_rolling_in_container.xml", end: 2.35},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/balls_rolling_in_container.xml", end: 2.35, known: sphereLever},
@@ -63,7 +63,7 @@ var parityTable = []entry{
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/drift_safe_ball_on_plane.xml", end: 2, known: "issue 17 item 2: stabilized staggering"},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/drift_safe_balls_on_planes_00.xml", end: 2.5, known: "issue 17 item 2: stabilized staggering"},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/drift_safe_balls_on_planes_01.xml", end: 3, known: "issue 17 item 2: stabilized staggering"},
-	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/box_stair_case.xml", end: 1, known: "issue 17 item 1: coulomb Gauss–Seidel stops at its 5000-sweep cap"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/box_stair_case.xml", end: 1, known: "issue 17 item 1: coulomb Gauss–Seidel reaches its 5000-sweep cap at 13 steps from 3287 (recorded, the run goes on) and differs from so-bogus"},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_symplectic_euler/sphere_falling_on_fixed_spheres.xml", end: 1, known: "issue 17 item 2: symplectic_euler staggering"},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_symplectic_euler/sphere_falling_on_plane.xml", end: 1, known: "issue 17 item 2: symplectic_euler staggering"},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_symplectic_euler/spheres_rolling_on_planes.xml", end: 2, known: "issue 17 item 2: symplectic_euler staggering"},

@@ -99,14 +99,6 @@ type Summary struct {
 	Files               []string  `json:"files"`
 }
 
-// EnergyColumns returns the header of energy.csv for a system of dimension
-// dim (see output/doc.go).
-func EnergyColumns(dim int) []string {
-	cols := []string{"step", "time", "kinetic", "potential", "total"}
-	cols = append(cols, []string{"px", "py", "pz"}[:dim]...)
-	return append(cols, "contacts", "impact_iterations", "seconds", "capped", "residual")
-}
-
 // Run steps sys to c.End and writes its run directory c.Out: the scene
 // description, trajectory.csv (c.Frames frames and the last state),
 // energy.csv (one row per step and the initial state), summary.json and,
@@ -131,7 +123,7 @@ func Run(sys System, c Config) (*Summary, error) {
 	if err != nil {
 		return nil, err
 	}
-	energy, err := output.NewSeriesWriter(filepath.Join(c.Out, output.EnergyFile), EnergyColumns(info.Dim))
+	energy, err := output.NewSeriesWriter(filepath.Join(c.Out, output.EnergyFile), output.EnergyColumns(info.Dim))
 	if err != nil {
 		traj.Abort()
 		return nil, err
@@ -151,7 +143,7 @@ func Run(sys System, c Config) (*Summary, error) {
 	res.Momentum0 = make([]float64, info.Dim)
 	sys.Momentum(res.Momentum0, st.V)
 	p := make([]float64, info.Dim)
-	row := make([]float64, 0, len(EnergyColumns(info.Dim)))
+	row := make([]float64, 0, len(output.EnergyColumns(info.Dim)))
 
 	frame, saved := 0, -1
 	saveFrame := func() error {

@@ -27,7 +27,7 @@ usage:
       the built-in pool break with gr and lcp, side by side (GIF, PNG)
   impactsim run SCENE [--end T] [--operator NAME] [--cor C] [--mu M]
                       [--solver auto|dense|sparse] [--out DIR] [--frames N] [--vtk]
-                      [--max-iter K] [--quiet]
+                      [--max-iter K] [--quiet] [--strict]
       SCENE is a SCISim ball2d or rigidbody3d XML file, or builtin:NAME
       (see 'impactsim scenes')
   impactsim render DIR [--out DIR] [--width W] [--height H] [--stride K]

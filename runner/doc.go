@@ -1,0 +1,44 @@
+// Package runner is the one run driver of impactsim: it advances any
+// system's collision integrator (sim.Stepper, Alg. 4 of Smith et al. 2012)
+// from t = 0 to an end time and writes the run directory, the same way for
+// 2D balls, 3D rigid bodies and every system to come.
+//
+// A system enters through the small System interface: its stepper, its
+// trajectory layout (output.Layout), its static scene description, its
+// energy and linear momentum, and its VTK frames. Ball2D and Rigid3D adapt
+// the scenario package's runnable scenes; everything else is the driver's:
+//
+//   - the scene description is written first (scene.json for balls,
+//     scene3d.json for 3D bodies), then trajectory.csv, energy.csv and,
+//     with Config.VTK, vtk/trajectory.pvd stream as the run goes (atomic
+//     files, see package output);
+//   - frames are saved every ⌊steps/Frames⌋ steps, at t = 0 and at the
+//     last state reached;
+//   - energy.csv gets the initial state and one row per step (columns
+//     output.EnergyColumns: energies, momentum, contacts, operator iterations,
+//     seconds, and the contact law's capped solves and residual);
+//   - summary.json and Summary.Print report the run.
+//
+// # Iterative laws with user-set caps
+//
+// Some contact laws iterate to a tolerance under an iteration cap that the
+// scene sets (SCISim's sobogus_friction_solver: max_iters, tol,
+// eval_every; the Coulomb Gauss–Seidel of package friction). Reaching the
+// cap is not an error there, as in SCISim, whose so-bogus solve reports
+// "exceeded max iterations … with absolute error …" and goes on: the law
+// returns its last iterate and counts the solve in mech.Stats.Capped with
+// its residual. The driver records it per step (energy.csv columns capped
+// and residual), in the summary (capped_steps, first_capped_step,
+// worst_capped_residual, capped_tolerance) and in Summary.Warning, one line
+// for the whole run. With Config.Strict the first capped step is an error
+// instead (a *mech.CapError): the run stops there with the last good state
+// saved as the final frame.
+//
+// # Errors
+//
+// The scene and options are validated when the System is built, so bad
+// input never reaches Run. An error during the run (a solver that fails, a
+// strict cap, a file that cannot be written) stops the loop; the last good
+// state is saved as the final frame, the error is recorded in summary.json
+// and returned with the directory named.
+package runner
