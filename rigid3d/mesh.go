@@ -104,15 +104,15 @@ func ReadOBJ(r io.Reader, source string) ([]r3.Vec, [][3]int, error) {
 
 type edgeKey struct{ a, b int }
 
-// NewMesh validates a closed, outward-oriented triangle mesh, computes its
-// volume, centre of mass and principal moments (divergence theorem over
-// the tetrahedra (0, a, b, c)), moves it to its principal frame and builds
-// its signed distance field with res cells along the longest side. It also
-// returns the centre of mass and the principal axes (columns of R) of the
-// input, so callers can place the body where the input geometry was.
-func NewMesh(vs []r3.Vec, fs [][3]int, res int, source string) (*Mesh, r3.Vec, Quat, error) {
-	bad := func(format string, args ...any) (*Mesh, r3.Vec, Quat, error) {
-		return nil, r3.Vec{}, Identity, &MeshError{Source: source, Msg: fmt.Sprintf(format, args...)}
+// ValidateSurface checks that (vs, fs) is a closed, consistently oriented
+// triangle mesh without degenerate triangles: at least 4 triangles, every
+// index in range, every triangle of positive area, and every directed edge
+// used exactly once with its reverse used exactly once. The error is a
+// *MeshError naming the first offending triangle or edge (in triangle
+// order, so the message is the same on every run).
+func ValidateSurface(vs []r3.Vec, fs [][3]int, source string) error {
+	bad := func(format string, args ...any) error {
+		return &MeshError{Source: source, Msg: fmt.Sprintf(format, args...)}
 	}
 	if len(fs) < 4 {
 		return bad("mesh has %d triangles; a closed surface needs at least 4", len(fs))
@@ -123,6 +123,11 @@ func NewMesh(vs []r3.Vec, fs [][3]int, res int, source string) (*Mesh, r3.Vec, Q
 		scale = math.Max(scale, r3.Norm(v))
 	}
 	for k, t := range fs {
+		for _, i := range t {
+			if i < 0 || i >= len(vs) {
+				return bad("triangle %d has vertex index %d outside 1..%d", k, i+1, len(vs))
+			}
+		}
 		a, b, c := vs[t[0]], vs[t[1]], vs[t[2]]
 		if r3.Norm(r3.Cross(r3.Sub(b, a), r3.Sub(c, a))) <= 1e-14*scale*scale {
 			return bad("triangle %d (vertices %d, %d, %d) is degenerate (zero area)", k, t[0]+1, t[1]+1, t[2]+1)
@@ -131,10 +136,29 @@ func NewMesh(vs []r3.Vec, fs [][3]int, res int, source string) (*Mesh, r3.Vec, Q
 			edges[edgeKey{t[e], t[(e+1)%3]}]++
 		}
 	}
-	for e, n := range edges {
-		if n != 1 || edges[edgeKey{e.b, e.a}] != 1 {
-			return bad("mesh is not closed and consistently oriented: edge %d→%d is used %d times, %d→%d %d times", e.a+1, e.b+1, n, e.b+1, e.a+1, edges[edgeKey{e.b, e.a}])
+	for _, t := range fs {
+		for i := 0; i < 3; i++ {
+			e := edgeKey{t[i], t[(i+1)%3]}
+			if n := edges[e]; n != 1 || edges[edgeKey{e.b, e.a}] != 1 {
+				return bad("mesh is not closed and consistently oriented: edge %d→%d is used %d times, %d→%d %d times", e.a+1, e.b+1, n, e.b+1, e.a+1, edges[edgeKey{e.b, e.a}])
+			}
 		}
+	}
+	return nil
+}
+
+// NewMesh validates a closed, outward-oriented triangle mesh, computes its
+// volume, centre of mass and principal moments (divergence theorem over
+// the tetrahedra (0, a, b, c)), moves it to its principal frame and builds
+// its signed distance field with res cells along the longest side. It also
+// returns the centre of mass and the principal axes (columns of R) of the
+// input, so callers can place the body where the input geometry was.
+func NewMesh(vs []r3.Vec, fs [][3]int, res int, source string) (*Mesh, r3.Vec, Quat, error) {
+	bad := func(format string, args ...any) (*Mesh, r3.Vec, Quat, error) {
+		return nil, r3.Vec{}, Identity, &MeshError{Source: source, Msg: fmt.Sprintf(format, args...)}
+	}
+	if err := ValidateSurface(vs, fs, source); err != nil {
+		return nil, r3.Vec{}, Identity, err
 	}
 	// volume, first and second moments (unit density)
 	var vol float64
@@ -244,6 +268,18 @@ type SDF struct {
 	Phi []float64
 }
 
+// Bounds returns the corners of the axis-aligned bounding box of vs
+// (+Inf, −Inf for no points).
+func Bounds(vs []r3.Vec) (lo, hi r3.Vec) {
+	lo = r3.Vec{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}
+	hi = r3.Scale(-1, lo)
+	for _, v := range vs {
+		lo = r3.Vec{X: math.Min(lo.X, v.X), Y: math.Min(lo.Y, v.Y), Z: math.Min(lo.Z, v.Z)}
+		hi = r3.Vec{X: math.Max(hi.X, v.X), Y: math.Max(hi.Y, v.Y), Z: math.Max(hi.Z, v.Z)}
+	}
+	return lo, hi
+}
+
 // newSDF samples the signed distance of m on a grid covering its bounding
 // box plus two cells, res cells along the longest side: the distance is the
 // minimum point–triangle distance, the sign the generalized winding number
@@ -252,12 +288,7 @@ func newSDF(m *Mesh, res int) (*SDF, error) {
 	if res < 4 {
 		return nil, errors.New("signed distance field needs at least 4 cells per side")
 	}
-	lo := r3.Vec{X: math.Inf(1), Y: math.Inf(1), Z: math.Inf(1)}
-	hi := r3.Scale(-1, lo)
-	for _, v := range m.V {
-		lo = r3.Vec{X: math.Min(lo.X, v.X), Y: math.Min(lo.Y, v.Y), Z: math.Min(lo.Z, v.Z)}
-		hi = r3.Vec{X: math.Max(hi.X, v.X), Y: math.Max(hi.Y, v.Y), Z: math.Max(hi.Z, v.Z)}
-	}
+	lo, hi := Bounds(m.V)
 	ext := r3.Sub(hi, lo)
 	h := math.Max(ext.X, math.Max(ext.Y, ext.Z)) / float64(res)
 	if !(h > 0) {

@@ -111,3 +111,7 @@ func HollowBoxMesh(outer, inner r3.Vec) ([]r3.Vec, [][3]int) {
 	}
 	return vs, fs
 }
+
+// ClosestOnTriangle returns the point of triangle (a, b, c) closest to p,
+// for other packages that project points onto mesh surfaces.
+func ClosestOnTriangle(p, a, b, c r3.Vec) r3.Vec { return closestOnTriangle(p, a, b, c) }
