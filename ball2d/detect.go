@@ -453,9 +453,9 @@ func (d *detector) ballBallPortals(s *System, q0, q1 []float64) {
 			case touches(&po.A, x, r):
 				// A ball touching both planes (a domain narrower than the
 				// ball) is an error in SCISim; here it is imaged through A.
-				img, plane = teleport(&po.A, &po.B, x), 0
+				img, plane = po.Teleport(x, false), 0
 			case touches(&po.B, x, r):
-				img, plane = teleport(&po.B, &po.A, x), 1
+				img, plane = po.Teleport(x, true), 1
 			default:
 				continue
 			}
@@ -541,10 +541,7 @@ func (s *System) imageAt(q []float64, i, portal int, plane int8) [2]float64 {
 		return x
 	}
 	po := &s.Portals[portal]
-	if plane == 0 {
-		return teleport(&po.A, &po.B, x)
-	}
-	return teleport(&po.B, &po.A, x)
+	return po.Teleport(x, plane == 1)
 }
 
 // firstOverlap returns the first pair (i, j), in (i, j) order, of balls at

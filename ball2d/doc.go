@@ -66,12 +66,22 @@
 // and the momentum to rounding; that is what lets elastic GR conserve total
 // energy over long runs (§8.1, §9 "Long-term kinetic energy conservation").
 //
-// # Planar portals
+// # Planar and Lees–Edwards portals
 //
 // A portal joins two planes A and B whose normals point into the domain
-// (SCISim's planar_portal). A point x in front of A at signed distance
-// δ = n_A·(x − p_A) and tangential offset s = t_A·(x − p_A) has the image
-// p_B − δ n_B − s t_B behind B (and symmetrically through B). AfterStep moves
-// every ball whose centre has crossed a portal plane to its image, keeping
-// its velocity. Portal planes are not collision planes.
+// (SCISim's planar_portal; package geom2d). A point x in front of A at signed
+// distance δ = n_A·(x − P_A) and tangential offset s = t_A·(x − P_A) has the
+// image p_B − δ n_B − s t_B behind B (and symmetrically through B). AfterStep
+// moves every ball whose centre has crossed a portal plane to its image,
+// keeping its velocity. Portal planes are not collision planes.
+//
+// A Lees–Edwards portal (lees_edwards_portal v bounds) slides the images
+// along the planes at speed v (offset δ(t) of geom2d, set by StartStep for
+// the time at the end of the step, periodic with period 2·bounds): a ball
+// crossing plane A gains the velocity −v t_A (through B: −v t_B), and a
+// contact with the image of a ball near a sheared plane carries the image's
+// extra velocity u (±v t of that plane, ball J's portal first, as SCISim) in
+// mech.Problem's known relative velocities: NRel = −n·u, DRel = −t·u.
+// Only the coupled Coulomb law reads them (the scenario package refuses
+// Lees–Edwards scenes with impact operators).
 package ball2d

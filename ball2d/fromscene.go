@@ -60,14 +60,14 @@ func FromScene(sc *scene.Ball2DScene) (*System, error) {
 	for _, po := range sc.Portals {
 		a, err := plane(po.PlaneA)
 		if err != nil {
-			return nil, &scene.Error{File: sc.Source, Line: po.Line, Msg: "planar_portal attribute \"planeA\": " + err.Error()}
+			return nil, &scene.Error{File: sc.Source, Line: po.Line, Msg: po.Element() + " attribute \"planeA\": " + err.Error()}
 		}
 		b, err := plane(po.PlaneB)
 		if err != nil {
-			return nil, &scene.Error{File: sc.Source, Line: po.Line, Msg: "planar_portal attribute \"planeB\": " + err.Error()}
+			return nil, &scene.Error{File: sc.Source, Line: po.Line, Msg: po.Element() + " attribute \"planeB\": " + err.Error()}
 		}
 		inPortal[po.PlaneA], inPortal[po.PlaneB] = true, true
-		s.Portals = append(s.Portals, Portal{A: a, B: b})
+		s.Portals = append(s.Portals, Portal{A: a, B: b, V: po.V, Bounds: po.Bounds})
 	}
 	planeIdx := make([]int, 0, len(sc.Planes)) // system plane → scene plane
 	for i := range sc.Planes {
@@ -123,7 +123,11 @@ func sceneError(sc *scene.Ball2DScene, err error, planeIdx []int) error {
 		if fe.Index < len(sc.Portals) {
 			e.Line = sc.Portals[fe.Index].Line
 		}
-		e.Msg = fmt.Sprintf("planar_portal plane attribute %q: expected %s, got %s", fe.Field, fe.Want, val)
+		el := "planar_portal"
+		if fe.Index < len(sc.Portals) {
+			el = sc.Portals[fe.Index].Element()
+		}
+		e.Msg = fmt.Sprintf("%s plane attribute %q: expected %s, got %s", el, fe.Field, fe.Want, val)
 	case "drum":
 		if fe.Index < len(sc.Drums) {
 			e.Line = sc.Drums[fe.Index].Line

@@ -62,7 +62,8 @@ func (f *freeFlight) chunk(w, lo, hi int) {
 // enforcePeriodicBoundaryConditions: for each portal in order, every free
 // ball whose centre lies behind plane A (n_A·(x − P_A) < 0) is teleported
 // through A to the far side of B, and one behind B through B. Velocities are
-// unchanged (planar portals have no Lees–Edwards shear).
+// unchanged, except that a Lees–Edwards portal adds its shear velocity −v T
+// of the plane crossed.
 func (s *System) AfterStep(q, v []float64) {
 	for pi := range s.Portals {
 		po := &s.Portals[pi]
@@ -71,23 +72,23 @@ func (s *System) AfterStep(q, v []float64) {
 				continue
 			}
 			x := [2]float64{q[2*i], q[2*i+1]}
-			var out [2]float64
+			var throughB bool
 			switch {
-			case behind(&po.A, x):
-				out = teleport(&po.A, &po.B, x)
-			case behind(&po.B, x):
-				out = teleport(&po.B, &po.A, x)
+			case po.A.Behind(x):
+			case po.B.Behind(x):
+				throughB = true
 			default:
 				continue
 			}
+			out := po.Teleport(x, throughB)
 			q[2*i], q[2*i+1] = out[0], out[1]
+			if po.LeesEdwards() {
+				k := po.Shear(throughB)
+				v[2*i] += k[0]
+				v[2*i+1] += k[1]
+			}
 		}
 	}
-}
-
-// behind reports n·(x − P) < 0 (SCISim's StaticPlane::distanceLessThanZero).
-func behind(pl *Plane, x [2]float64) bool {
-	return pl.N[0]*(x[0]-pl.P[0])+pl.N[1]*(x[1]-pl.P[1]) < 0
 }
 
 // touches reports n·(x − P) ≤ r (SCISim's distanceLessThanOrEqualZero).
@@ -95,20 +96,10 @@ func touches(pl *Plane, x [2]float64, r float64) bool {
 	return pl.N[0]*(x[0]-pl.P[0])+pl.N[1]*(x[1]-pl.P[1]) <= r
 }
 
-// teleport maps x through plane `from` to plane `to` as SCISim's
-// PlanarPortal::teleportPointThroughPlaneA/B (without Lees–Edwards offset):
-// with d = n_from·(P_from − x) and s = t_from·(P_from − x),
-// x' = P_to + d·n_to + s·t_to. A point at signed distance δ in front of
-// `from` lands at distance δ behind `to`, at the same tangential offset when
-// the planes face each other.
-func teleport(from, to *Plane, x [2]float64) [2]float64 {
-	dx, dy := from.P[0]-x[0], from.P[1]-x[1]
-	t := from.T()
-	d := from.N[0]*dx + from.N[1]*dy
-	s := t[0]*dx + t[1]*dy
-	tt := to.T()
-	return [2]float64{
-		to.P[0] + d*to.N[0] + s*tt[0],
-		to.P[1] + d*to.N[1] + s*tt[1],
+// StartStep sets the Lees–Edwards offsets of the portals for the step
+// ending at time t (sim.StepStarter).
+func (s *System) StartStep(t float64) {
+	for i := range s.Portals {
+		s.Portals[i].Update(t)
 	}
 }

@@ -38,6 +38,7 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 	s.det.g.pool.For(n, parGrain, mf.run)
 	mf.s, mf.p, mf.v0 = nil, nil, nil
 	withD := !s.NoFrictionBasis
+	shear := s.hasShear()
 	for k := range s.det.contacts {
 		c := &s.det.contacts[k]
 		nx, ny := c.N[0], c.N[1]
@@ -61,6 +62,15 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 		if withD {
 			p.D.EndCol()
 			p.DContact = append(p.DContact, k)
+		}
+		if shear {
+			// The image of a ball through a Lees–Edwards portal moves with
+			// the shear velocity u: the relative velocity is v_I − v_J − u.
+			u := s.kick(c)
+			p.NRel = append(p.NRel, -(nx*u[0] + ny*u[1]))
+			if withD {
+				p.DRel = append(p.DRel, -(tx*u[0] + ty*u[1]))
+			}
 		}
 		p.CoR = append(p.CoR, s.CoR)
 		p.Mu = append(p.Mu, s.Mu)
@@ -102,4 +112,31 @@ func (f *massFill) chunk(w, lo, hi int) {
 		}
 	}
 	copy(f.p.V[2*lo:2*hi], f.v0[2*lo:2*hi])
+}
+
+// hasShear reports whether a portal is a Lees–Edwards one.
+func (s *System) hasShear() bool {
+	for i := range s.Portals {
+		if s.Portals[i].LeesEdwards() {
+			return true
+		}
+	}
+	return false
+}
+
+// kick returns the velocity u of ball J's image relative to ball I's image
+// for a teleported pair with a Lees–Edwards portal (as SCISim: ball J's
+// portal if it shears, else the opposite of ball I's), zero otherwise.
+func (s *System) kick(c *Contact) [2]float64 {
+	if c.Kind != TeleportedBallBall {
+		return [2]float64{}
+	}
+	if c.PortalJ >= 0 && s.Portals[c.PortalJ].LeesEdwards() {
+		return s.Portals[c.PortalJ].Shear(c.PlaneJ == 1)
+	}
+	if c.PortalI >= 0 && s.Portals[c.PortalI].LeesEdwards() {
+		u := s.Portals[c.PortalI].Shear(c.PlaneI == 1)
+		return [2]float64{-u[0], -u[1]}
+	}
+	return [2]float64{}
 }

@@ -2,6 +2,7 @@ package ball2d
 
 import (
 	"fmt"
+	"impactsim/geom2d"
 	"math"
 
 	"impactsim/par"
@@ -30,10 +31,9 @@ func (i Integrator) String() string {
 }
 
 // Plane is a static half-plane: the admissible side is n·(x − P) ≥ r for a
-// ball of radius r. N must be a unit vector.
-type Plane struct {
-	P, N [2]float64
-}
+// ball of radius r. N must be a unit vector. (The type is geom2d's, shared
+// with the other 2D systems.)
+type Plane = geom2d.Plane
 
 // NewPlane returns the plane through p with normal n scaled to unit length
 // (as SCISim and the scene reader normalize it). It panics if n is zero or
@@ -46,25 +46,21 @@ func NewPlane(p, n [2]float64) Plane {
 	return Plane{P: p, N: [2]float64{nx, ny}}
 }
 
-// T returns the plane's unit tangent (−n_y, n_x), SCISim's choice, which makes
-// [n t] a right-handed frame.
-func (pl Plane) T() [2]float64 { return [2]float64{-pl.N[1], pl.N[0]} }
-
 // Drum is a static circle that balls stay inside: |x − C| ≤ R − r.
 type Drum struct {
 	C [2]float64
 	R float64
 }
 
-// Portal is a periodic boundary (SCISim's planar_portal) between two planes A
-// and B whose normals point into the domain. A ball whose centre crosses
-// plane A (n_A·(x − P_A) < 0) re-enters behind plane B at the mirrored
-// distance and the same tangential offset, and vice versa; balls within one
-// radius of a plane also collide with the images of balls near the other
-// plane. Portal planes are not collision planes.
-type Portal struct {
-	A, B Plane
-}
+// Portal is a periodic boundary (SCISim's planar_portal, or
+// lees_edwards_portal when V ≠ 0) between two planes A and B whose normals
+// point into the domain. A ball whose centre crosses plane A
+// (n_A·(x − P_A) < 0) re-enters behind plane B at the mirrored distance and
+// the same tangential offset (shifted by the Lees–Edwards offset), and vice
+// versa; balls within one radius of a plane also collide with the images of
+// balls near the other plane. Portal planes are not collision planes. See
+// package geom2d.
+type Portal = geom2d.Portal
 
 // System is a set of 2D balls with static half-planes, drums and planar
 // portals, under uniform gravity. Its state is flat: ball i has position

@@ -44,7 +44,9 @@ type Coulomb struct {
 	w      []float64 // per contact the symmetric block W_kk over (n, t₁, t₂), 3×3 row-major; absent tangents give zero rows
 	x      []float64 // (λ, β₁, β₂) per contact
 	vprev  []float64
-	tcol   []int // per contact its tangent columns (t₁, t₂), −1 where absent
+	nrel   []float64 // per contact, Problem.NRel or 0
+	drel   []float64 // per column of D, Problem.DRel or 0
+	tcol   []int     // per contact its tangent columns (t₁, t₂), −1 where absent
 }
 
 // Name returns "coulomb".
@@ -101,6 +103,19 @@ func (o *Coulomb) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, er
 	copy(o.v, p.V)
 	o.un0 = grow(o.un0, m)
 	p.NormalVelocities(o.un0, p.V)
+	// Known relative velocities of moving geometry (zero when absent).
+	o.nrel, o.drel = grow(o.nrel, m), grow(o.drel, nd)
+	clear(o.nrel)
+	clear(o.drel)
+	if len(p.NRel) == m {
+		copy(o.nrel, p.NRel)
+	}
+	if len(p.DRel) == nd {
+		copy(o.drel, p.DRel)
+	}
+	for k := range o.un0[:m] {
+		o.un0[k] += o.nrel[k]
+	}
 	o.w = grow(o.w, 9*m)
 	o.x = grow(o.x, 3*m)
 	clear(o.x)
@@ -112,12 +127,12 @@ func (o *Coulomb) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, er
 		clear(w)
 		w[0] = sparseDot(&p.G, k, &o.wg, k)
 		if j1 >= 0 {
-			scale = math.Max(scale, math.Abs(p.D.ColDot(j1, p.V)))
+			scale = math.Max(scale, math.Abs(p.D.ColDot(j1, p.V)+o.drel[j1]))
 			w[1] = sparseDot(&p.G, k, &o.wd, j1)
 			w[4] = sparseDot(&p.D, j1, &o.wd, j1)
 		}
 		if j2 >= 0 {
-			scale = math.Max(scale, math.Abs(p.D.ColDot(j2, p.V)))
+			scale = math.Max(scale, math.Abs(p.D.ColDot(j2, p.V)+o.drel[j2]))
 			w[2] = sparseDot(&p.G, k, &o.wd, j2)
 			w[5] = sparseDot(&p.D, j1, &o.wd, j2)
 			w[8] = sparseDot(&p.D, j2, &o.wd, j2)
@@ -142,18 +157,18 @@ func (o *Coulomb) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, er
 				// Interval (or frictionless): free velocities
 				// r = u(v) − W_kk x_k (+ restitution shift).
 				nn, nt, tt := w[0], w[1], w[4]
-				rn := p.G.ColDot(k, o.v) - nn*x0[0] - nt*x0[1] + p.CoR[k]*math.Min(o.un0[k], 0)
+				rn := p.G.ColDot(k, o.v) + o.nrel[k] - nn*x0[0] - nt*x0[1] + p.CoR[k]*math.Min(o.un0[k], 0)
 				var rt float64
 				if j1 >= 0 {
-					rt = p.D.ColDot(j1, o.v) - nt*x0[0] - tt*x0[1]
+					rt = p.D.ColDot(j1, o.v) + o.drel[j1] - nt*x0[0] - tt*x0[1]
 				}
 				x[0], x[1] = localInterval(nn, nt, tt, rn, rt, p.Mu[k], j1 >= 0)
 			} else {
 				// Disk: r = u(v) + restitution shift − W_kk x_k.
 				u := [3]float64{
-					p.G.ColDot(k, o.v) + p.CoR[k]*math.Min(o.un0[k], 0),
-					p.D.ColDot(j1, o.v),
-					p.D.ColDot(j2, o.v),
+					p.G.ColDot(k, o.v) + o.nrel[k] + p.CoR[k]*math.Min(o.un0[k], 0),
+					p.D.ColDot(j1, o.v) + o.drel[j1],
+					p.D.ColDot(j2, o.v) + o.drel[j2],
 				}
 				var r [3]float64
 				for a := 0; a < 3; a++ {
@@ -181,12 +196,12 @@ func (o *Coulomb) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, er
 		for k := 0; k < m; k++ {
 			un := p.G.ColDot(k, o.v)
 			change = math.Max(change, math.Abs(un-p.G.ColDot(k, o.vprev)))
-			vel = math.Max(vel, math.Abs(un))
+			vel = math.Max(vel, math.Abs(un+o.nrel[k]))
 			for _, j := range o.tcol[2*k : 2*k+2] {
 				if j >= 0 {
 					ut := p.D.ColDot(j, o.v)
 					change = math.Max(change, math.Abs(ut-p.D.ColDot(j, o.vprev)))
-					vel = math.Max(vel, math.Abs(ut))
+					vel = math.Max(vel, math.Abs(ut+o.drel[j]))
 				}
 			}
 		}

@@ -20,6 +20,13 @@
 // approaches when it is negative. The Delassus operator A = Gᵀ M⁻¹ G maps
 // impulses to changes of normal relative velocity.
 //
+// Where a contact touches moving geometry whose velocity is not a degree of
+// freedom (the sheared periodic image of a body behind a Lees–Edwards
+// portal), its relative velocities carry a known term: ∇gᵢᵀ v + NRel[i]
+// normally and Dₖᵀ v + DRel[k] along friction column k, restitution acting
+// on the whole relative velocity. Laws that do not read these terms refuse
+// problems that have them (Problem.HasRel).
+//
 // # Conventions
 //
 // Each diagonal block of M⁻¹ belongs to one body. Its first Dim entries are

@@ -26,6 +26,15 @@ type Problem struct {
 	// is the contact of column k. D may be empty (no friction).
 	D        Cols
 	DContact []int
+	// NRel and DRel, when not empty, are known velocities of moving
+	// geometry that the contacts' relative velocities carry besides
+	// ∇gᵢᵀv: the normal relative velocity of contact i is
+	// ∇gᵢᵀv + NRel[i] and the tangential one along column k of D is
+	// Dₖᵀv + DRel[k] (len m and D.NCols()). A contact with the sheared
+	// periodic image of a body (Lees–Edwards portal) has them. Restitution
+	// acts on the whole relative velocity. Laws that do not support them
+	// refuse a problem that has them (HasRel).
+	NRel, DRel []float64
 	// Bodies[2i], Bodies[2i+1] are the blocks touched by contact i, −1 for
 	// static geometry and fixed bodies (either position may be −1, not both).
 	// Operators use it to build contact graphs (islands) without inspecting G.
@@ -53,7 +62,24 @@ func (p *Problem) Reset(dim, n int) {
 	p.Mu = p.Mu[:0]
 	p.D.Reset(n)
 	p.DContact = p.DContact[:0]
+	p.NRel, p.DRel = p.NRel[:0], p.DRel[:0]
 	p.Bodies = p.Bodies[:0]
+}
+
+// HasRel reports whether the problem carries a nonzero known relative
+// velocity (NRel or DRel).
+func (p *Problem) HasRel() bool {
+	for _, x := range p.NRel {
+		if x != 0 {
+			return true
+		}
+	}
+	for _, x := range p.DRel {
+		if x != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // Validate checks the shapes and values of the problem and returns a
@@ -75,6 +101,9 @@ func (p *Problem) Validate() error {
 	}
 	if p.D.NCols() != len(p.DContact) {
 		return fmt.Errorf("mech: D has %d columns but %d contact indices", p.D.NCols(), len(p.DContact))
+	}
+	if len(p.NRel) != 0 && len(p.NRel) != m || len(p.DRel) != 0 && len(p.DRel) != p.D.NCols() {
+		return fmt.Errorf("mech: %d contacts and %d friction columns but %d and %d known relative velocities", m, p.D.NCols(), len(p.NRel), len(p.DRel))
 	}
 	for i, v := range p.V {
 		if math.IsNaN(v) || math.IsInf(v, 0) {

@@ -78,6 +78,14 @@ var parityTable = []entry{
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/box_box_test_2.xml", end: 2, known: "issue 17 item 3: box–box contacts"},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/kinematic_object_test.xml", end: 3, known: "issue 17 item 5: planar portal, kinematic objects"},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/sphere_sphere_smooth_friction.xml", end: 2, known: sphereLever},
+	// ball2d Lees–Edwards portals (ball2dcli's serialization tests 07–13).
+	{system: "ball2d", scene: "ball2d/lees_edwards/balls_collide_in_portal_test_00.xml", end: 1},
+	{system: "ball2d", scene: "ball2d/lees_edwards/balls_collide_in_portal_test_01.xml", end: 4.5},
+	{system: "ball2d", scene: "ball2d/lees_edwards/balls_collide_in_portal_test_02.xml", end: 4.5},
+	{system: "ball2d", scene: "ball2d/lees_edwards/balls_collide_in_portal_test_03.xml", end: 1},
+	{system: "ball2d", scene: "ball2d/lees_edwards/portal_collision_00.xml", end: 4},
+	{system: "ball2d", scene: "ball2d/lees_edwards/portal_collision_01.xml", end: 2},
+	{system: "ball2d", scene: "ball2d/lees_edwards/portal_lots_of_collisions.xml", end: 10},
 }
 
 func (e entry) path() string { return filepath.Join("testdata", e.scene) }

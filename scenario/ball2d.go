@@ -129,6 +129,9 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 		r.Law = &sim.Staggered{Impact: op}
 		r.Mapping = "no operator in the scene: gr"
 	}
+	if err := checkShear(sc.Source, sc.Portals, r.Law); err != nil {
+		return nil, err
+	}
 	st, err := sim.NewStepper(sys, r.Law, sc.Integrator.Dt, sys.Q, sys.V)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: integrator: %w", sc.Source, sc.Integrator.Line, err)
@@ -158,4 +161,19 @@ func (r *Ball2D) Close() {
 		r.Pool.Close()
 		r.Pool = nil
 	}
+}
+
+// checkShear refuses Lees–Edwards portals with a law other than the
+// coupled Coulomb law: the impact operators do not read the shear velocity
+// of the images (mech.Problem.NRel).
+func checkShear(source string, portals []scene.Portal, law sim.ContactLaw) error {
+	if _, ok := law.(*friction.Coulomb); ok {
+		return nil
+	}
+	for _, po := range portals {
+		if po.LeesEdwards && po.V != 0 {
+			return fmt.Errorf("%s:%d: lees_edwards_portal: needs the scene's sobogus_friction_solver (the coupled Coulomb law); impact operator %s does not support sheared images", source, po.Line, law.Name())
+		}
+	}
+	return nil
 }

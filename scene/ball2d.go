@@ -153,9 +153,23 @@ type Drum struct {
 	Line    int
 }
 
-// Portal is <planar_portal planeA planeB>: a periodic boundary between two
-// entries of Ball2DScene.Planes (indices into that slice).
+// Portal is <planar_portal planeA planeB>, a periodic boundary between two
+// entries of the scene's planes (indices into that slice), or
+// <lees_edwards_portal planeA planeB v bounds>, the same boundary whose
+// images slide along the planes at speed V, periodic with period 2·Bounds
+// (package geom2d). Scenes list their portals in SCISim's order: planar
+// portals first, then Lees–Edwards portals, each in file order.
 type Portal struct {
 	PlaneA, PlaneB int
+	LeesEdwards    bool
+	V, Bounds      float64
 	Line           int
+}
+
+// Element returns the portal's element name.
+func (p Portal) Element() string {
+	if p.LeesEdwards {
+		return "lees_edwards_portal"
+	}
+	return "planar_portal"
 }

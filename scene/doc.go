@@ -11,7 +11,7 @@
 // solver ipopt, ql, ql_vp or apgd; also the legacy form with a name
 // attribute), sobogus_friction_solver, staggered_projections_friction_solver
 // (with lcp_impact_solver and mdp_friction_solver), gravity, ball,
-// static_plane, static_drum, planar_portal, end_time and the display-only
+// static_plane, static_drum, planar_portal, lees_edwards_portal, end_time and the display-only
 // camera and *_renderer elements. Numbers are read with strconv.ParseFloat,
 // which rounds correctly, so the 250-digit constants of some scenes give the
 // nearest float64. Plane normals are normalized on read, as SCISim does.
@@ -24,7 +24,7 @@
 //	FILE:LINE: <element> attribute "name": expected <what>, got "<value>"
 //
 // and no input makes it panic (FuzzReadBall2D). SCISim elements the project
-// does not support (lees_edwards_portal, penalty, scripting) are rejected
+// does not support (penalty, scripting) are rejected
 // with their line.
 //
 // # Constraints the scenes describe

@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -460,12 +461,8 @@ func (rd *reader) scene(root *elem) *Ball2DScene {
 				X: rd.num(e, "x", anyFinite), Y: rd.num(e, "y", anyFinite),
 				R: rd.num(e, "r", positive), Line: e.line,
 			})
-		case "planar_portal":
-			rd.checkAttrs(e, "planeA", "planeB")
-			rd.noChildren(e)
-			a, _ := rd.integer(e, "planeA", true, 0)
-			b, _ := rd.integer(e, "planeB", true, 0)
-			s.Portals = append(s.Portals, Portal{PlaneA: a, PlaneB: b, Line: e.line})
+		case "planar_portal", "lees_edwards_portal":
+			s.Portals = append(s.Portals, rd.portal(e))
 		default:
 			if strings.HasSuffix(e.name, "_renderer") {
 				continue // display only
@@ -488,38 +485,67 @@ func (rd *reader) scene(root *elem) *Ball2DScene {
 		rd.fail(friction.line, "%s: conflicts with <impact_operator> on line %d (a scene uses either an impact operator or a friction solver)", friction.name, impact.line)
 		return s
 	}
-	rd.checkPortals(s)
+	rd.checkPortals(len(s.Planes), s.Portals)
 	return s
 }
 
 // unsupportedSCISim explains the elements SCISim's ball2d parser accepts that
 // this project does not (yet).
 var unsupportedSCISim = map[string]string{
-	"lees_edwards_portal": "Lees–Edwards (sheared) portals are not supported; planar_portal is",
 	"penalty":             "penalty forces are not supported",
 	"scripting":           "Python scripting callbacks are not supported",
 	"mdp_friction_solver": "SCISim's ball2d accepts it only inside <staggered_projections_friction_solver>",
 	"lcp_impact_solver":   "SCISim's ball2d accepts it only inside <staggered_projections_friction_solver>",
 }
 
-func (rd *reader) checkPortals(s *Ball2DScene) {
+// portal reads <planar_portal planeA planeB> or <lees_edwards_portal planeA
+// planeB v bounds> (bounds > 0, as SCISim's parsers demand).
+func (rd *reader) portal(e *elem) Portal {
+	p := Portal{LeesEdwards: e.name == "lees_edwards_portal", Line: e.line}
+	if p.LeesEdwards {
+		rd.checkAttrs(e, "planeA", "planeB", "v", "bounds")
+	} else {
+		rd.checkAttrs(e, "planeA", "planeB")
+	}
+	rd.noChildren(e)
+	p.PlaneA, _ = rd.integer(e, "planeA", true, 0)
+	p.PlaneB, _ = rd.integer(e, "planeB", true, 0)
+	if p.LeesEdwards {
+		p.V = rd.num(e, "v", anyFinite)
+		p.Bounds = rd.num(e, "bounds", positive)
+	}
+	return p
+}
+
+// checkPortals checks the portals' plane indices as SCISim does and puts
+// the planar portals before the Lees–Edwards ones (SCISim's order).
+func (rd *reader) checkPortals(planes int, portals []Portal) {
+	slices.SortStableFunc(portals, func(a, b Portal) int {
+		switch {
+		case a.LeesEdwards == b.LeesEdwards:
+			return 0
+		case b.LeesEdwards:
+			return -1
+		}
+		return 1
+	})
 	used := make(map[int]int) // plane index → portal line; only for error reporting
-	for _, p := range s.Portals {
+	for _, p := range portals {
 		for _, f := range []struct {
 			name string
 			idx  int
 		}{{"planeA", p.PlaneA}, {"planeB", p.PlaneB}} {
-			if f.idx >= len(s.Planes) {
-				rd.fail(p.Line, "planar_portal attribute %q: expected the index of a static_plane (0 to %d), got %q", f.name, len(s.Planes)-1, strconv.Itoa(f.idx))
+			if f.idx >= planes {
+				rd.fail(p.Line, "%s attribute %q: expected the index of a static_plane (0 to %d), got %q", p.Element(), f.name, planes-1, strconv.Itoa(f.idx))
 				return
 			}
 			if l, ok := used[f.idx]; ok {
-				rd.fail(p.Line, "planar_portal attribute %q: plane %d is already used by the portal on line %d", f.name, f.idx, l)
+				rd.fail(p.Line, "%s attribute %q: plane %d is already used by the portal on line %d", p.Element(), f.name, f.idx, l)
 				return
 			}
 		}
 		if p.PlaneA == p.PlaneB {
-			rd.fail(p.Line, "planar_portal attribute \"planeB\": expected a plane other than planeA, got %q", strconv.Itoa(p.PlaneB))
+			rd.fail(p.Line, "%s attribute \"planeB\": expected a plane other than planeA, got %q", p.Element(), strconv.Itoa(p.PlaneB))
 			return
 		}
 		used[p.PlaneA] = p.Line

@@ -155,7 +155,7 @@ func TestReadPortalScene(t *testing.T) {
 	if len(s.Planes) != 3 || len(s.Portals) != 1 || len(s.Drums) != 1 || len(s.Balls) != 4 {
 		t.Fatalf("planes %d portals %d drums %d balls %d", len(s.Planes), len(s.Portals), len(s.Drums), len(s.Balls))
 	}
-	if s.Portals[0] != (Portal{0, 1, 17}) {
+	if s.Portals[0] != (Portal{PlaneA: 0, PlaneB: 1, Line: 17}) {
 		t.Errorf("portal %+v", s.Portals[0])
 	}
 	if s.Drums[0] != (Drum{0, 0, 10, 20}) {
@@ -236,7 +236,9 @@ func TestReadErrors(t *testing.T) {
 		{"empty", "", []string{"bad.xml:1:", "no root"}},
 		{"root", "<scene/>", []string{"bad.xml:1:", "unsupported element <scene>"}},
 		{"unknown element", head + ball + "  <balll x=\"1\"/>\n" + tail, []string{"bad.xml:4:", "unsupported element <balll>"}},
-		{"unsupported scisim element", head + "  <lees_edwards_portal planeA=\"0\" planeB=\"1\" v=\"1\" bounds=\"2\"/>\n" + tail, []string{"bad.xml:3:", "unsupported element <lees_edwards_portal>"}},
+		{"unsupported scisim element", head + "  <penalty k=\"1\"/>\n" + tail, []string{"bad.xml:3:", "unsupported element <penalty>"}},
+		{"lees-edwards bounds", head + "  <lees_edwards_portal planeA=\"0\" planeB=\"1\" v=\"1\" bounds=\"0\"/>\n" + tail, []string{"bad.xml:3:", `lees_edwards_portal attribute "bounds"`}},
+		{"lees-edwards planes", head + "  <lees_edwards_portal planeA=\"0\" planeB=\"1\" v=\"1\" bounds=\"2\"/>\n" + tail, []string{"bad.xml:3:", `lees_edwards_portal attribute "planeA": expected the index of a static_plane`}},
 		{"child of leaf", head + "  <ball x=\"0\" y=\"0\" vx=\"0\" vy=\"0\" m=\"1\" r=\"1\" fixed=\"0\">\n    <spin w=\"1\"/>\n  </ball>\n" + tail, []string{"bad.xml:4:", "unsupported element <spin>"}},
 		{"unknown attribute", head + `  <ball x="0" y="0" vx="0" vy="0" m="1" r="1" fixed="0" z="3"/>` + "\n" + tail, []string{"bad.xml:3:", `unsupported attribute "z"`}},
 		{"missing attribute", head + `  <ball x="0" y="0" vx="0" vy="0" m="1" fixed="0"/>` + "\n" + tail, []string{"bad.xml:3:", `missing required attribute "r"`}},

@@ -24,6 +24,14 @@ type System interface {
 	AfterStep(q, v []float64)
 }
 
+// StepStarter is implemented by systems whose geometry depends on time
+// (Lees–Edwards portals): the stepper calls StartStep(t) before each step
+// with the time t = (N+1)·h at its end, when SCISim updates its moving
+// portals.
+type StepStarter interface {
+	StartStep(t float64)
+}
+
 // PositionSizer is implemented by systems whose position vector q is not
 // the same length as the velocity v, e.g. rigid bodies whose orientation is
 // a unit quaternion (7 coordinates per body, 6 velocity dofs). The stepper
@@ -54,8 +62,13 @@ func (s *Staggered) Name() string {
 	return s.Impact.Name() + "+" + s.Friction.Name()
 }
 
-// Solve runs the impact operator then the friction operator.
+// Solve runs the impact operator then the friction operator. A problem
+// with known relative velocities of moving geometry (mech.Problem.HasRel:
+// Lees–Edwards images) is refused: the operators do not read them.
 func (s *Staggered) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, error) {
+	if p.HasRel() {
+		return mech.Stats{}, fmt.Errorf("%s: contacts with moving geometry (Lees–Edwards images) are supported by the coupled Coulomb law (sobogus_friction_solver) only", s.Name())
+	}
 	st, err := s.Impact.Resolve(p, lambda)
 	if err != nil {
 		return st, err
@@ -196,6 +209,9 @@ func growF(s []float64, n int) []float64 {
 func (s *Stepper) Step() error {
 	h := s.H
 	t0 := time.Now()
+	if ss, ok := s.Sys.(StepStarter); ok {
+		ss.StartStep(float64(s.N+1) * h)
+	}
 	s.Sys.FreeFlight(s.Q, s.V, h, s.qt, s.vt)
 	t1 := time.Now()
 	s.Sys.BuildProblem(s.Q, s.qt, s.V, &s.Problem)
