@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -29,6 +30,10 @@ type entry struct {
 	known string
 	// long runs only with IMPACTSIM_LONG=1.
 	long bool
+	// early marks a comparison before the scene's end (chaotic scenes and
+	// scenes SCISim gets wrong later): its reference file and test name
+	// carry the time.
+	early bool
 }
 
 // sphereLever is the documented difference of frictional contacts between
@@ -43,6 +48,31 @@ type entry struct {
 // in).
 const sphereLever = "issue 17 item 4: SCISim's free sphere pairs use the ratio point of the centre segment, impactsim the radius"
 
+// boxTilt and boxSpin are the documented box–box differences (issue 17
+// item 3; TestBoxBoxSCISimDifferences checks impactsim's side).
+//
+// box_box_test_0 (sobogus): SCISim's first bounce leaves the box turning at
+// |ω| ≈ 4e-10 (its friction solve stops at tol 1e-12); at the second bounce
+// (step 82) the face arrives tilted by 2e-10 rad and penetrating by only
+// 8e-11, so two incident corners are 4e-11 outside, SCISim's exact depth
+// test drops them, and the face impact becomes an edge impact: ω = (0,
+// −11.9, −11.9). impactsim counts corners within 1e-9 of the size as
+// touching (as for box–plane) and bounces straight back. The scenes agree
+// to 1e-10 up to t = 0.81 (the early row); the frictionless ipopt variant,
+// without the tilt, agrees to the end.
+//
+// box_box_test_1: a box spinning about the normal hits an equal fixed box
+// face-on, a configuration symmetric under the half turn about the x axis.
+// SCISim's contact set breaks that symmetry at the impact (step 28): in the
+// elastic frictionless ipopt variant it returns v = (1.0175, 0, 0),
+// ω = (5, 1.70, 19.9) and loses 4.4% of the kinetic energy (4.981 → 4.76)
+// in an impact GR must keep it in. impactsim keeps the symmetry (v_y, v_z,
+// ω_y, ω_z = 0) and, with GR, the energy.
+const (
+	boxTilt = "issue 17 item 3: SCISim's second bounce hits with a 2e-10 rad solver-noise tilt and drops two corners 4e-11 outside"
+	boxSpin = "issue 17 item 3: SCISim's face–face contact set breaks the scene's half-turn symmetry at step 28"
+)
+
 // parityTable lists every scene with a SCISim reference state. End times
 // are those of SCISim's own serialization tests (rigidbody3dcli's
 // CMakeLists.txt) unless an entry says otherwise.
@@ -55,9 +85,10 @@ var parityTable = []entry{
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/one_dim_test_1.xml", end: 2},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/one_dim_test_2.xml", end: 2},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/one_dim_test_3.xml", end: 2},
-	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/box_box_test_0.xml", end: 2, known: "issue 17 item 3: box–box contacts"},
-	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/box_box_test_1.xml", end: 2, known: "issue 17 item 3: box–box contacts"},
-	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/box_box_test_2.xml", end: 2, known: "issue 17 item 3: box–box contacts"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/box_box_test_0.xml", end: 2, known: boxTilt},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/box_box_test_0.xml", end: 0.81, early: true},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/box_box_test_1.xml", end: 2, known: boxSpin},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/box_box_test_2.xml", end: 2},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/sphere_in_off_center_cylinder.xml", end: 4},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/sphere_in_off_center_cylinder_sym_eul.xml", end: 4, known: "issue 17 item 2: symplectic_euler staggering"},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/drift_safe_ball_on_plane.xml", end: 2, known: "issue 17 item 2: stabilized staggering"},
@@ -73,9 +104,9 @@ var parityTable = []entry{
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/one_dim_test_1.xml", end: 2},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/one_dim_test_2.xml", end: 2},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/one_dim_test_3.xml", end: 2},
-	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/box_box_test_0.xml", end: 2, known: "issue 17 item 3: box–box contacts"},
-	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/box_box_test_1.xml", end: 2, known: "issue 17 item 3: box–box contacts"},
-	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/box_box_test_2.xml", end: 2, known: "issue 17 item 3: box–box contacts"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/box_box_test_0.xml", end: 2},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/box_box_test_1.xml", end: 2, known: boxSpin},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/box_box_test_2.xml", end: 2},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/kinematic_object_test.xml", end: 3, known: "issue 17 item 5: planar portal, kinematic objects"},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/sphere_sphere_smooth_friction.xml", end: 2, known: sphereLever},
 	// ball2d Lees–Edwards portals (ball2dcli's serialization tests 07–13).
@@ -90,9 +121,19 @@ var parityTable = []entry{
 
 func (e entry) path() string { return filepath.Join("testdata", e.scene) }
 
-func (e entry) refPath() string { return strings.TrimSuffix(e.path(), ".xml") + ".scisim.txt" }
+func (e entry) refPath() string {
+	if e.early {
+		return strings.TrimSuffix(e.path(), ".xml") + ".t" + strconv.FormatFloat(e.end, 'g', -1, 64) + ".scisim.txt"
+	}
+	return strings.TrimSuffix(e.path(), ".xml") + ".scisim.txt"
+}
 
-func (e entry) name() string { return strings.TrimSuffix(e.scene, ".xml") }
+func (e entry) name() string {
+	if e.early {
+		return strings.TrimSuffix(e.scene, ".xml") + "@t=" + strconv.FormatFloat(e.end, 'g', -1, 64)
+	}
+	return strings.TrimSuffix(e.scene, ".xml")
+}
 
 // sceneDt returns the scene's time step as impactsim reads it (0 if it
 // cannot be read).

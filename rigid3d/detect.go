@@ -51,6 +51,16 @@ type detector struct {
 	pairs    []pair
 	grid     grid
 	clip     [2][16]r3.Vec
+	face     []facePoint
+}
+
+// facePoint is a clipped incident vertex of a box–box face contact at q1:
+// the point, the incident body it belongs to, and the normal at q0 (from J
+// to I, carried with the reference body).
+type facePoint struct {
+	p   r3.Vec
+	inc int
+	n   r3.Vec
 }
 
 // Contacts returns the contacts of the last BuildProblem, in column order.
@@ -105,7 +115,7 @@ func (d *detector) bodyPlane(s *System, q0, q1 []float64, i, k int) {
 	x0, o0 := Pose(q0, i)
 	switch sh.Kind {
 	case Sphere:
-		if r3.Dot(pl.N, r3.Sub(x1, pl.P)) < sh.R {
+		if r3.Dot(pl.N, r3.Sub(x1, pl.P)) <= sh.R {
 			d.add(Contact{Kind: SpherePlane, I: i, J: -1, Other: k, N: pl.N, P: r3.Sub(x0, r3.Scale(sh.R, pl.N))})
 		}
 	case Box:
@@ -161,7 +171,7 @@ func (d *detector) bodyCylinder(s *System, q0, q1 []float64, i, k int) {
 	x1, o1 := Pose(q1, i)
 	x0, o0 := Pose(q0, i)
 	if sh.Kind == Sphere {
-		if r3.Norm(cy.radial(x1))+sh.R > cy.R {
+		if dr, rr := cy.radial(x1), cy.R-sh.R; r3.Dot(dr, dr) >= rr*rr {
 			rad := cy.radial(x0)
 			rn := r3.Norm(rad)
 			if rn == 0 {
@@ -207,7 +217,7 @@ func (d *detector) bodyBody(s *System, q0, q1 []float64, i, j int) {
 	case a.Kind == Sphere && b.Kind == Sphere:
 		xi1, _ := Pose(q1, i)
 		xj1, _ := Pose(q1, j)
-		if r3.Norm(r3.Sub(xi1, xj1)) < a.R+b.R {
+		if dx, rr := r3.Sub(xi1, xj1), a.R+b.R; r3.Dot(dx, dx) <= rr*rr {
 			xi0, _ := Pose(q0, i)
 			xj0, _ := Pose(q0, j)
 			dv := r3.Sub(xi0, xj0)
@@ -319,13 +329,30 @@ func (b *obb) radius(l r3.Vec) float64 {
 }
 
 // boxBox finds the contacts of boxes i and j at q1 by the separating-axis
-// test over the 15 candidate axes. The axis of least penetration decides
-// the feature: a face axis (preferred over edge axes unless an edge axis is
-// better by more than a relative 1e-9) clips the incident face of the other
-// box against the reference face's side planes and keeps every clipped
-// vertex below the reference face — four symmetric corners for a face
-// landing flat on a face; an edge–edge axis gives the closest points of the
-// two edges. Contact points are midway between the two surfaces.
+// test over the 15 candidate axes; boxes touching to within a relative 1e-9
+// are in contact (SCISim counts exact touching; the tolerance makes a face
+// that arrives exactly on another in exact arithmetic count whatever the
+// rounding, as for box–plane contacts). The axis of least penetration
+// decides the feature, with SCISim's bias towards faces: an edge–edge axis
+// is taken only if its penetration is smaller than the best face axis's by
+// more than 5%. A face axis clips the incident face of the other box against
+// the reference face's side planes and keeps every clipped vertex below the
+// reference face — four symmetric corners for a face landing flat on a face,
+// the whole overlap polygon when one face turns on the other; an edge–edge
+// axis gives the midpoint of the closest points of the two edges (every
+// edge pair within tol of the best: mirror-image boxes tie between (a, b)
+// and (b, a)).
+//
+// As in SCISim, the contact points (clipped incident vertices, on the
+// incident box's surface) and normals are those found at q1, and the lever
+// arms at q0 are P − x(q0) with the one point P for both boxes (so linear
+// and angular momentum are kept exactly). This matches SCISim's contact set
+// wherever that set is valid (box_box_test_2 and the ipopt box tests to
+// 3e-12 … 2e-10 after 2 s); where the best face axes of both boxes tie
+// (mirror images) both serve as reference and each overlap vertex, found
+// once on either surface, becomes one contact at the mean point and normal,
+// so the set does not depend on the pair's order (SCISim takes the first
+// box's face).
 func (d *detector) boxBox(s *System, q0, q1 []float64, i, j int) {
 	A := makeOBB(q1, i, s.Shapes[i].Half)
 	B := makeOBB(q1, j, s.Shapes[j].Half)
@@ -340,15 +367,16 @@ func (d *detector) boxBox(s *System, q0, q1 []float64, i, j int) {
 		} else {
 			l = B.ax[k-3]
 		}
-		sep := math.Abs(r3.Dot(t, l)) - A.radius(l) - B.radius(l)
-		if sep >= 0 {
+		sep := math.Abs(r3.Dot(t, l)) - (A.radius(l) + B.radius(l))
+		if sep > tol {
 			return
 		}
 		if sep > bestFaceSep+tol {
 			bestFace, bestFaceSep = k, sep
 		}
 	}
-	bestEdge, bestEdgeSep, bestEdgeAxis := -1, math.Inf(-1), r3.Vec{}
+	var edgeSep [9]float64
+	bestEdge, bestEdgeSep := -1, math.Inf(-1)
 	for a := 0; a < 3; a++ {
 		for b := 0; b < 3; b++ {
 			l := r3.Cross(A.ax[a], B.ax[b])
@@ -357,29 +385,39 @@ func (d *detector) boxBox(s *System, q0, q1 []float64, i, j int) {
 				continue
 			}
 			l = r3.Scale(1/ln, l)
-			sep := math.Abs(r3.Dot(t, l)) - A.radius(l) - B.radius(l)
-			if sep >= 0 {
+			sep := math.Abs(r3.Dot(t, l)) - (A.radius(l) + B.radius(l))
+			if sep > tol {
 				return
 			}
+			edgeSep[3*a+b] = sep
 			if sep > bestEdgeSep+tol {
-				bestEdge, bestEdgeSep, bestEdgeAxis = 3*a+b, sep, l
+				bestEdge, bestEdgeSep = 3*a+b, sep
 			}
 		}
 	}
-	if bestEdge >= 0 && bestEdgeSep > bestFaceSep+tol*10 {
-		l := bestEdgeAxis
-		// n points from B (j) towards A (i)
-		n := l
-		if r3.Dot(t, l) > 0 {
-			n = r3.Scale(-1, l)
+	// edge only if its penetration depth is below the face's by more than
+	// 5% (never for touching boxes)
+	if bestEdge >= 0 && -1.05*bestEdgeSep < -bestFaceSep-tol {
+		// every edge pair within tol of the best is a contact: mirror-image
+		// boxes tie between the pairs (a, b) and (b, a), and taking one of
+		// them would break the symmetry
+		for e := 0; e < 9; e++ {
+			ea, eb := e/3, e%3
+			l := r3.Cross(A.ax[ea], B.ax[eb])
+			ln := r3.Norm(l)
+			if ln < 1e-6 || edgeSep[e] < bestEdgeSep-tol {
+				continue
+			}
+			// n points from B (j) towards A (i)
+			n := r3.Scale(1/ln, l)
+			if r3.Dot(t, n) > 0 {
+				n = r3.Scale(-1, n)
+			}
+			pa := supportEdge(&A, ea, r3.Scale(-1, n))
+			pb := supportEdge(&B, eb, n)
+			ca, cb := closestLineLine(pa, A.ax[ea], pb, B.ax[eb])
+			d.add(Contact{Kind: BoxBox, I: i, J: j, Other: -1, N: n, P: r3.Scale(0.5, r3.Add(ca, cb))})
 		}
-		ea, eb := bestEdge/3, bestEdge%3
-		pa := supportEdge(&A, ea, r3.Scale(-1, n))
-		pb := supportEdge(&B, eb, n)
-		ca, cb := closestLineLine(pa, A.ax[ea], pb, B.ax[eb])
-		p := r3.Scale(0.5, r3.Add(ca, cb))
-		p, n = transport(q0, q1, i, j, p, n)
-		d.add(Contact{Kind: BoxBox, I: i, J: j, Other: -1, N: n, P: p})
 		return
 	}
 	// Face contact. If the best face axes of both boxes tie (mirror-image
@@ -388,14 +426,14 @@ func (d *detector) boxBox(s *System, q0, q1 []float64, i, j int) {
 	sepA, kA := math.Inf(-1), 0
 	sepB, kB := math.Inf(-1), 0
 	for k := 0; k < 3; k++ {
-		if sp := math.Abs(r3.Dot(t, A.ax[k])) - A.radius(A.ax[k]) - B.radius(A.ax[k]); sp > sepA+tol {
+		if sp := math.Abs(r3.Dot(t, A.ax[k])) - (A.radius(A.ax[k]) + B.radius(A.ax[k])); sp > sepA+tol {
 			sepA, kA = sp, k
 		}
-		if sp := math.Abs(r3.Dot(t, B.ax[k])) - A.radius(B.ax[k]) - B.radius(B.ax[k]); sp > sepB+tol {
+		if sp := math.Abs(r3.Dot(t, B.ax[k])) - (A.radius(B.ax[k]) + B.radius(B.ax[k])); sp > sepB+tol {
 			sepB, kB = sp, k
 		}
 	}
-	start := len(d.contacts)
+	d.face = d.face[:0]
 	useA := bestFace < 3 || sepA >= sepB-tol
 	useB := bestFace >= 3 || sepB >= sepA-tol
 	if useA {
@@ -404,50 +442,57 @@ func (d *detector) boxBox(s *System, q0, q1 []float64, i, j int) {
 		if r3.Dot(t, nOut) < 0 {
 			nOut = r3.Scale(-1, nOut)
 		}
-		d.faceContacts(q0, q1, i, j, &A, &B, kA, nOut, r3.Scale(-1, nOut), tol)
+		d.faceContacts(q0, q1, i, j, i, &A, &B, kA, nOut, tol)
 	}
+	nA := len(d.face)
 	if useB {
 		nOut := B.ax[kB]
 		if r3.Dot(t, nOut) > 0 {
 			nOut = r3.Scale(-1, nOut)
 		}
-		d.faceContacts(q0, q1, i, j, &B, &A, kB, nOut, nOut, tol)
+		d.faceContacts(q0, q1, i, j, j, &B, &A, kB, nOut, tol)
 	}
-	if useA && useB {
-		d.mergeDuplicates(start, 1e-7*scale)
-	}
-}
-
-// mergeDuplicates replaces contacts from index start on that are closer
-// than tol by their average (order-independent for pairs).
-func (d *detector) mergeDuplicates(start int, tol float64) {
-	cs := d.contacts
-	out := start
-	for a := start; a < len(cs); a++ {
-		c := cs[a]
-		dup := false
-		for b := start; b < out; b++ {
-			if r3.Norm(r3.Sub(cs[b].P, c.P)) <= tol {
-				cs[b].P = r3.Scale(0.5, r3.Add(cs[b].P, c.P))
-				cs[b].PJ = r3.Scale(0.5, r3.Add(cs[b].PJ, c.PJ))
-				cs[b].N = r3.Unit(r3.Add(cs[b].N, c.N))
-				dup = true
-				break
+	// With both references, a vertex of the overlap polygon is found twice,
+	// once on each surface: the pair (equal across the normal at q1 to
+	// within 1e-7·size) becomes one contact at the mean of the two carried
+	// points with the mean normal, the same whichever box comes first.
+	merge := 1e-7 * scale
+	for a := 0; a < len(d.face); a++ {
+		fa := d.face[a]
+		if fa.inc < 0 {
+			continue
+		}
+		c := Contact{Kind: BoxBox, I: i, J: j, Other: -1, N: fa.n, P: fa.p}
+		if a < nA {
+			for b := nA; b < len(d.face); b++ {
+				fb := &d.face[b]
+				dp := r3.Sub(fb.p, fa.p)
+				if fb.inc >= 0 && r3.Norm(r3.Sub(dp, r3.Scale(r3.Dot(dp, fa.n), fa.n))) <= merge {
+					c.P = r3.Scale(0.5, r3.Add(c.P, fb.p))
+					c.N = r3.Unit(r3.Add(fa.n, fb.n))
+					fb.inc = -1
+					break
+				}
 			}
 		}
-		if !dup {
-			cs[out] = c
-			out++
-		}
+		d.add(c)
 	}
-	d.contacts = cs[:out]
 }
 
 // faceContacts clips the incident face of inc (the face most opposed to
-// nOut, the outward normal of ref's face k) against the side planes of the
-// reference face and adds every clipped vertex below the reference face,
-// at the midpoint between the two surfaces, with normal n (from j to i).
-func (d *detector) faceContacts(q0, q1 []float64, i, j int, ref, inc *obb, k int, nOut, n r3.Vec, tol float64) {
+// nOut, the outward normal of ref's face k; ref is body r, which is i or j)
+// against the side planes of the reference face and adds every clipped
+// vertex below the reference face to d.face with the normal carried back to
+// q0 with the reference body, oriented from j to i.
+func (d *detector) faceContacts(q0, q1 []float64, i, j, r int, ref, inc *obb, k int, nOut r3.Vec, tol float64) {
+	ib := i
+	if r == i {
+		ib = j
+	}
+	n := nOut
+	if r == i {
+		n = r3.Scale(-1, n)
+	}
 	ik, isg, most := 0, 1.0, math.Inf(1)
 	for a := 0; a < 3; a++ {
 		dd := r3.Dot(inc.ax[a], nOut)
@@ -475,11 +520,8 @@ func (d *detector) faceContacts(q0, q1 []float64, i, j int, ref, inc *obb, k int
 	}
 	refOff := r3.Dot(nOut, ref.c) + ref.half[k]
 	for _, p := range poly {
-		sep := r3.Dot(nOut, p) - refOff
-		if sep < tol {
-			pm := r3.Sub(p, r3.Scale(0.5*sep, nOut))
-			pp, nn := transport(q0, q1, i, j, pm, n)
-			d.add(Contact{Kind: BoxBox, I: i, J: j, Other: -1, N: nn, P: pp})
+		if r3.Dot(nOut, p)-refOff < tol {
+			d.face = append(d.face, facePoint{p: p, inc: ib, n: n})
 		}
 	}
 }
