@@ -92,6 +92,9 @@ func (o *BoxedLCP) Name() string { return o.Normal.Name() + "+blcp" }
 
 // Solve writes λ (len m) and β (len D.NCols()) for p.
 func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, error) {
+	if err := p.RejectRel(o.Name()); err != nil {
+		return mech.Stats{}, err
+	}
 	m, n, nd := p.NContacts(), p.NDof(), p.D.NCols()
 	st, err := o.Normal.Resolve(p, lambda)
 	if err != nil {

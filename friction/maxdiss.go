@@ -69,6 +69,9 @@ func grow(s []float64, n int) []float64 {
 
 // Resolve computes β on the columns of p.D.
 func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.Stats, error) {
+	if err := p.RejectRel(o.Name()); err != nil {
+		return mech.Stats{}, err
+	}
 	var st mech.Stats
 	nd := p.D.NCols()
 	for i := range beta[:nd] {

@@ -70,6 +70,9 @@ func (o *GR) Name() string { return "gr" }
 
 // Resolve runs Alg. 2 on p.
 func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
+	if err := p.RejectRel(o.Name()); err != nil {
+		return mech.Stats{}, err
+	}
 	m, n := p.NContacts(), p.NDof()
 	var st mech.Stats
 	for i := range lambda[:m] {

@@ -66,6 +66,9 @@ func (o *GRR) Name() string { return "grr" }
 // Resolve interpolates the inelastic and elastic impulses. All contacts
 // must share one coefficient of restitution.
 func (o *GRR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
+	if err := p.RejectRel(o.Name()); err != nil {
+		return mech.Stats{}, err
+	}
 	m := p.NContacts()
 	var st mech.Stats
 	if m == 0 {

@@ -273,6 +273,9 @@ func (o *LCP) Name() string { return "lcp" }
 
 // Resolve solves (3) on all contacts of p.
 func (o *LCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
+	if err := p.RejectRel(o.Name()); err != nil {
+		return mech.Stats{}, err
+	}
 	m := p.NContacts()
 	var st mech.Stats
 	if m == 0 {

@@ -58,6 +58,9 @@ func (o *QCELCP) Name() string { return "qce_lcp" }
 
 // Resolve solves eq. (19) on all contacts of p.
 func (o *QCELCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
+	if err := p.RejectRel(o.Name()); err != nil {
+		return mech.Stats{}, err
+	}
 	m, n := p.NContacts(), p.NDof()
 	var st mech.Stats
 	if m == 0 {

@@ -20,12 +20,34 @@
 // approaches when it is negative. The Delassus operator A = Gᵀ M⁻¹ G maps
 // impulses to changes of normal relative velocity.
 //
-// Where a contact touches moving geometry whose velocity is not a degree of
-// freedom (the sheared periodic image of a body behind a Lees–Edwards
-// portal), its relative velocities carry a known term: ∇gᵢᵀ v + NRel[i]
-// normally and Dₖᵀ v + DRel[k] along friction column k, restitution acting
-// on the whole relative velocity. Laws that do not read these terms refuse
-// problems that have them (Problem.HasRel).
+// # Affine terms of the relative velocities (NRel, DRel)
+//
+// In general a contact's relative velocities are affine in v:
+//
+//	uᵢ = ∇gᵢᵀ v + NRel[i]   (normal),   Dₖᵀ v + DRel[k]   (friction column k),
+//
+// and a law that reads these terms imposes its conditions (non-penetration
+// uᵢ⁺ ≥ 0, restitution, friction opposing the slip) on the whole relative
+// velocities. Three sources set them:
+//
+//   - moving geometry whose velocity is not a degree of freedom: the
+//     sheared periodic image of a body behind a Lees–Edwards portal (NRel
+//     and DRel), a wall or obstacle moving with known velocity w (issue 15:
+//     NRel[i] = −nᵢ·w for a body touching it with normal nᵢ pointing from
+//     the wall to the body, DRel likewise along the tangents);
+//   - position-level time stepping (Preclik et al. sec. 3.1, sim's
+//     impulse-velocity scheme): the discrete non-penetration condition
+//     ξᵢ/δt + ∇gᵢᵀv′ ≥ 0 ⊥ λᵢ ≥ 0 with the gap ξᵢ at the start of the step,
+//     error-reduced: NRel[i] = ε·min(0, ξᵢ/δt) + max(0, ξᵢ/δt), ε ∈ [0, 1).
+//
+// Empty slices mean zero terms (static geometry, the collision integrator
+// of Smith et al.), so such problems are unchanged bit for bit. The coupled
+// Coulomb law (friction.Coulomb) and the non-linear block Gauss–Seidel law
+// (friction.NBGS) read them; every other operator (LCP, GR, GRR, QCE,
+// QCE-LCP, Gauss–Seidel, Jacobi, Alg. 3 friction, boxed LCP) refuses a
+// problem that has them (Problem.RejectRel) rather than ignore them, and
+// sim.Staggered refuses it before calling them. An operator that learns to
+// read them (for moving walls) must drop its refusal and say so here.
 //
 // # Conventions
 //

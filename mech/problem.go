@@ -66,6 +66,24 @@ func (p *Problem) Reset(dim, n int) {
 	p.Bodies = p.Bodies[:0]
 }
 
+// RejectRel returns an error naming the operator op when the problem
+// carries a nonzero known relative velocity (HasRel), which op would
+// otherwise ignore. Operators that solve with ∇gᵢᵀv and Dₖᵀv only call it
+// first.
+func (p *Problem) RejectRel(op string) error {
+	for i, x := range p.NRel {
+		if x != 0 {
+			return fmt.Errorf("mech: %s does not read the known relative velocities of moving geometry or gap corrections (contact %d has NRel = %g); use a law that does (coulomb, nbgs)", op, i, x)
+		}
+	}
+	for k, x := range p.DRel {
+		if x != 0 {
+			return fmt.Errorf("mech: %s does not read the known relative velocities of moving geometry (friction column %d has DRel = %g); use a law that does (coulomb, nbgs)", op, k, x)
+		}
+	}
+	return nil
+}
+
 // HasRel reports whether the problem carries a nonzero known relative
 // velocity (NRel or DRel).
 func (p *Problem) HasRel() bool {

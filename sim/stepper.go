@@ -128,7 +128,11 @@ func (s *Stepper) applyImpulses() {
 }
 
 func (s *Stepper) velocityChunk(w, lo, hi int) {
-	s.Problem.MInv.MulVecAddBlocks(s.vp, s.scr, s.V, lo, hi)
+	base := s.V
+	if s.base != nil {
+		base = s.base
+	}
+	s.Problem.MInv.MulVecAddBlocks(s.vp, s.scr, base, lo, hi)
 }
 
 // StepStats describes the last step.
@@ -169,6 +173,14 @@ type Stepper struct {
 	qt, vt, qn []float64
 	vp, scr    []float64
 
+	// Scheme is the time-stepping scheme (NewImpulseVelocityStepper sets
+	// ImpulseVelocity), ErrorReduction its ε.
+	Scheme         Scheme
+	ErrorReduction float64
+	ivs            ImpulseVelocitySystem
+	gaps           []float64
+	base           []float64 // the velocity the impulses are added to (nil: V)
+
 	pool *par.Pool
 	fVel func(w, lo, hi int)
 	self *Stepper
@@ -207,6 +219,9 @@ func growF(s []float64, n int) []float64 {
 // Step advances one time step. On error the state is unchanged and the
 // error names the step, the time and the law's diagnostics.
 func (s *Stepper) Step() error {
+	if s.Scheme == ImpulseVelocity {
+		return s.stepImpulseVelocity()
+	}
 	h := s.H
 	t0 := time.Now()
 	if ss, ok := s.Sys.(StepStarter); ok {
@@ -225,15 +240,8 @@ func (s *Stepper) Step() error {
 		s.Q, s.qt = s.qt, s.Q
 		s.V, s.vt = s.vt, s.V
 	} else {
-		s.Lambda = growF(s.Lambda, m)
-		s.Beta = growF(s.Beta, p.D.NCols())
-		st, err := s.Law.Solve(p, s.Lambda, s.Beta)
-		s.Last.Law = st
-		if err == nil && s.Strict && st.Capped > 0 {
-			err = &mech.CapError{Iterations: st.CappedIterations, Residual: st.CappedResidual, Tol: st.CappedTol}
-		}
-		if err != nil {
-			return fmt.Errorf("sim: step %d (t = %.10g → %.10g), %d contacts, law %s: %w", s.N+1, s.T, s.T+h, m, s.Law.Name(), err)
+		if err := s.solveLaw(); err != nil {
+			return err
 		}
 		s.applyImpulses()
 		t3 := time.Now()
@@ -247,16 +255,43 @@ func (s *Stepper) Step() error {
 		}
 		s.Sys.FreeFlight(s.Q, s.vp, h, qn, s.vt)
 		s.Last.Integration += time.Since(t3)
-		s.Sys.AfterStep(qn, s.vt)
-		if s.qn == nil {
-			s.Q, s.V, s.qt, s.vt = s.V, s.vt, s.Q, s.qt
-		} else {
-			s.Q, s.qn = s.qn, s.Q
-			s.V, s.vt = s.vt, s.V
-		}
 		s.vp, s.scr = nil, nil
+		s.finish(qn)
+		return nil
 	}
 	s.N++
 	s.T = float64(s.N) * h
 	return nil
+}
+
+// solveLaw runs the contact law on the step's problem into Lambda and
+// Beta; a capped solve is an error under Strict.
+func (s *Stepper) solveLaw() error {
+	p := &s.Problem
+	m := p.NContacts()
+	s.Lambda = growF(s.Lambda, m)
+	s.Beta = growF(s.Beta, p.D.NCols())
+	st, err := s.Law.Solve(p, s.Lambda, s.Beta)
+	s.Last.Law = st
+	if err == nil && s.Strict && st.Capped > 0 {
+		err = &mech.CapError{Iterations: st.CappedIterations, Residual: st.CappedResidual, Tol: st.CappedTol}
+	}
+	if err != nil {
+		return fmt.Errorf("sim: step %d (t = %.10g → %.10g), %d contacts, law %s: %w", s.N+1, s.T, s.T+s.H, m, s.Law.Name(), err)
+	}
+	return nil
+}
+
+// finish applies AfterStep to the new state (positions in qn, velocity in
+// vt), makes it the current one and counts the step.
+func (s *Stepper) finish(qn []float64) {
+	s.Sys.AfterStep(qn, s.vt)
+	if s.qn == nil {
+		s.Q, s.V, s.qt, s.vt = s.V, s.vt, s.Q, s.qt
+	} else {
+		s.Q, s.qn = s.qn, s.Q
+		s.V, s.vt = s.vt, s.V
+	}
+	s.N++
+	s.T = float64(s.N) * s.H
 }
