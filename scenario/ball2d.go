@@ -27,6 +27,26 @@ type Options struct {
 	// WarmStart starts GR's and LCP's island solves from the contacts'
 	// impulses at the previous steps (impact.Config.WarmStart).
 	WarmStart bool
+	// NBGS selects and configures Preclik et al.'s impulse-velocity time
+	// stepping with non-linear block Gauss–Seidel (3D only); nil: the
+	// scene's law.
+	NBGS *NBGSOptions
+}
+
+// NBGSOptions are the command line's settings of the NBGS law (--law
+// nbgs-maxdiss|nbgs-coulomb, --epsilon, --tol, --domains, --relax; the
+// sweep cap is Options.MaxIter). Zero values keep the scene's setting, or
+// the default when the scene has none.
+type NBGSOptions struct {
+	// Select (--law) makes the run use the NBGS law whatever the scene
+	// says; without it the settings apply to a scene's
+	// <nbgs_friction_solver> only.
+	Select  bool
+	Block   string   // maxdiss or coulomb
+	Epsilon *float64 // error reduction ε ∈ [0, 1)
+	Tol     float64  // > 0
+	Domains int      // ≥ 1
+	Relax   float64  // in (0, 1]
 }
 
 // override validates the --cor and --mu options and, when set, writes them

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"strings"
 
 	"gonum.org/v1/gonum/spatial/r3"
 
@@ -113,6 +114,27 @@ func NewRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 		return nil, err
 	}
 	r := &Rigid3D{Scene: sc, Source: sc.Source, Sys: sys}
+	if opt.NBGS != nil && !opt.NBGS.Select && sc.Friction.Kind != "nbgs" {
+		return nil, fmt.Errorf("options --epsilon, --tol, --domains and --relax set the nbgs law: pass --law nbgs-maxdiss or nbgs-coulomb, or use a scene with <nbgs_friction_solver>")
+	}
+	if opt.NBGS != nil && opt.NBGS.Select || sc.Friction.Kind == "nbgs" {
+		if opt.Operator != "" {
+			return nil, fmt.Errorf("option --operator: the nbgs law solves impacts and friction together; give one or the other")
+		}
+		var cfg *scene.FrictionConfig
+		if sc.Friction.Kind == "nbgs" {
+			cfg = &sc.Friction
+		}
+		law, st, err := nbgsStepper(sys, cfg, sc.Integrator.Dt, opt, &r.Mapping)
+		if err != nil {
+			if cfg != nil && !strings.HasPrefix(err.Error(), "option ") {
+				return nil, fmt.Errorf("%s:%d: nbgs_friction_solver: %w", sc.Source, cfg.Line, err)
+			}
+			return nil, err
+		}
+		r.Law, r.Stepper = law, st
+		return r, nil
+	}
 	solver := solverFor(opt)
 	switch {
 	case opt.Operator != "":
@@ -181,6 +203,21 @@ func withFriction(op impact.Operator, mu float64, solver string, mapping *string
 // operator opt.Operator, or defaultOp, then maximal-dissipation friction
 // when μ > 0; opt's restitution and friction override the system's.
 func NewRigid3DSystem(sys *rigid3d.System, dt float64, source, defaultOp string, opt Options) (*Rigid3D, error) {
+	if opt.NBGS != nil {
+		if !opt.NBGS.Select {
+			return nil, fmt.Errorf("options --epsilon, --tol, --domains and --relax set the nbgs law: pass --law nbgs-maxdiss or nbgs-coulomb")
+		}
+		if opt.Operator != "" {
+			return nil, fmt.Errorf("option --operator: the nbgs law solves impacts and friction together; give one or the other")
+		}
+		r := &Rigid3D{Sys: sys, Source: source}
+		law, st, err := nbgsStepper(sys, nil, dt, opt, &r.Mapping)
+		if err != nil {
+			return nil, err
+		}
+		r.Law, r.Stepper = law, st
+		return r, nil
+	}
 	if err := opt.override(&sys.CoR, &sys.Mu); err != nil {
 		return nil, err
 	}

@@ -84,7 +84,7 @@ type ImpactOperatorConfig struct {
 // FrictionConfig is a <sobogus_friction_solver> or a
 // <staggered_projections_friction_solver>.
 type FrictionConfig struct {
-	// Kind is "sobogus", "staggered_projections", or "" when the scene has no
+	// Kind is "sobogus", "staggered_projections", "nbgs" (rigidbody3d), or "" when the scene has no
 	// friction solver. ("mdp" is reserved: SCISim's ball2d accepts an
 	// <mdp_friction_solver> only inside a staggered_projections solver, where
 	// it is MDPSolver.)
@@ -102,6 +102,15 @@ type FrictionConfig struct {
 	// requires them for the symplectic_euler staggering).
 	Stabilization        bool
 	PenetrationThreshold float64
+
+	// NBGS settings (<nbgs_friction_solver>, rigidbody3d only; impactsim's
+	// own element): the block law (maxdiss or coulomb), the error
+	// reduction ε of the impulse-velocity time stepping, the number of
+	// domains of the Gauss–Seidel/Jacobi blend and its relaxation ω.
+	Block   string
+	Epsilon float64
+	Domains int
+	Relax   float64
 
 	// Staggered-projections settings.
 	InternalWarmStartAlpha bool

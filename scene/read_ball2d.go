@@ -241,10 +241,13 @@ func (rd *reader) bad(e *elem, name, want, got string) {
 type check int
 
 const (
-	anyFinite    check = iota
-	positive           // > 0, finite
-	nonNegative        // ≥ 0, finite
-	unitInterval       // in [0, 1]
+	anyFinite      check = iota
+	positive             // > 0, finite
+	nonNegative          // ≥ 0, finite
+	unitInterval         // in [0, 1]
+	halfOpenUnit         // in [0, 1)
+	openClosedUnit       // in (0, 1]
+	zeroOnly             // exactly 0
 )
 
 func (c check) ok(x float64) bool {
@@ -258,6 +261,12 @@ func (c check) ok(x float64) bool {
 		return x >= 0
 	case unitInterval:
 		return x >= 0 && x <= 1
+	case halfOpenUnit:
+		return x >= 0 && x < 1
+	case openClosedUnit:
+		return x > 0 && x <= 1
+	case zeroOnly:
+		return x == 0
 	}
 	return true
 }
@@ -270,6 +279,12 @@ func (c check) want() string {
 		return "a non-negative finite number"
 	case unitInterval:
 		return "a number in [0, 1]"
+	case halfOpenUnit:
+		return "a number in [0, 1)"
+	case openClosedUnit:
+		return "a number in (0, 1]"
+	case zeroOnly:
+		return "0 (the law is purely inelastic)"
 	}
 	return "a finite number"
 }

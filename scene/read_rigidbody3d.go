@@ -140,6 +140,10 @@ func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 			if single(&friction, e) {
 				s.Friction = rd.staggered(e)
 			}
+		case "nbgs_friction_solver":
+			if single(&friction, e) {
+				s.Friction = rd.nbgs(e)
+			}
 		case "near_earth_gravity":
 			if single(&gravity, e) {
 				rd.checkAttrs(e, "f")
@@ -181,6 +185,10 @@ func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 	}
 	if integ == nil {
 		rd.fail(root.line, "rigidbody3d_scene: missing required element <integrator>")
+		return s
+	}
+	if s.Friction.Kind == "nbgs" && s.Integrator.Type != "symplectic_euler" {
+		rd.fail(integ.line, "integrator: <nbgs_friction_solver> (line %d) steps with semi-implicit Euler: expected type=\"symplectic_euler\", got %q", s.Friction.Line, s.Integrator.Type)
 		return s
 	}
 	for _, e := range bodies {
@@ -293,6 +301,31 @@ func (rd *reader) impactOperator3D(e *elem, nested string) ImpactOperatorConfig 
 
 // sobogus3D reads a rigidbody3d <sobogus_friction_solver>, where
 // cache_impulses is optional.
+// nbgs reads impactsim's <nbgs_friction_solver mu max_iters tol [CoR]
+// [block] [epsilon] [domains] [relax]>: Preclik et al.'s impulse-velocity
+// time stepping with non-linear block Gauss–Seidel (friction.NBGS). CoR,
+// if present, must be 0; block is maxdiss (default) or coulomb; epsilon
+// (default 0) in [0, 1); domains (default 1) ≥ 1; relax (default 0.75) in
+// (0, 1].
+func (rd *reader) nbgs(e *elem) FrictionConfig {
+	rd.checkAttrs(e, "mu", "CoR", "max_iters", "tol", "block", "epsilon", "domains", "relax")
+	rd.noChildren(e)
+	f := FrictionConfig{Kind: "nbgs", Line: e.line, Block: "maxdiss", Domains: 1, Relax: 0.75}
+	f.Mu = rd.num(e, "mu", nonNegative)
+	f.CoR, _ = rd.optNum(e, "CoR", zeroOnly, 0)
+	f.MaxIters, _ = rd.integer(e, "max_iters", true, 1)
+	f.Tol = rd.num(e, "tol", positive)
+	if _, ok := rd.attr(e, "block"); ok {
+		f.Block = rd.choice(e, "block", "maxdiss", "coulomb")
+	}
+	f.Epsilon, _ = rd.optNum(e, "epsilon", halfOpenUnit, 0)
+	if _, ok := rd.attr(e, "domains"); ok {
+		f.Domains, _ = rd.integer(e, "domains", true, 1)
+	}
+	f.Relax, _ = rd.optNum(e, "relax", openClosedUnit, 0.75)
+	return f
+}
+
 func (rd *reader) sobogus3D(e *elem) FrictionConfig {
 	rd.checkAttrs(e, "mu", "CoR", "max_iters", "eval_every", "tol", "cache_impulses", "staggering", "stabilization", "penetration_threshold")
 	rd.noChildren(e)

@@ -40,6 +40,20 @@ func TestReadRigidBody3D(t *testing.T) {
 	}
 }
 
+func TestReadNBGSFrictionSolver(t *testing.T) {
+	sc, err := ReadRigidBody3D(strings.NewReader(`<rigidbody3d_scene>
+<integrator type="symplectic_euler" dt="1e-5"/>
+<nbgs_friction_solver mu="0.4" max_iters="10" tol="1e-7" block="coulomb" epsilon="0.7" domains="16" relax="0.9"/>
+</rigidbody3d_scene>`), "t.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := sc.Friction
+	if f.Kind != "nbgs" || f.Mu != 0.4 || f.CoR != 0 || f.MaxIters != 10 || f.Tol != 1e-7 || f.Block != "coulomb" || f.Epsilon != 0.7 || f.Domains != 16 || f.Relax != 0.9 || f.Line != 3 {
+		t.Errorf("read %+v", f)
+	}
+}
+
 func TestReadRigidBody3DErrors(t *testing.T) {
 	for _, c := range []struct{ body, want string }{
 		{`<integrator type="dmv" dt="0.01"/>
@@ -56,6 +70,20 @@ func TestReadRigidBody3DErrors(t *testing.T) {
 <static_plane x="0 0 0" n="0 0 0"/>`, `t.xml:3: static_plane attribute "n": expected a non-zero vector`},
 		{`<integrator type="dmv" dt="0.1"/>
 <near_earth_gravity f="0 NaN 0"/>`, `t.xml:3: near_earth_gravity attribute "f": expected three finite numbers`},
+		// <nbgs_friction_solver>: restitution ≠ 0, μ < 0, ε ∉ [0, 1),
+		// tolerance ≤ 0, a collision-integrator scene
+		{`<integrator type="symplectic_euler" dt="0.1"/>
+<nbgs_friction_solver mu="0.4" CoR="0.5" max_iters="10" tol="1e-6"/>`, `t.xml:3: nbgs_friction_solver attribute "CoR": expected 0 (the law is purely inelastic), got "0.5"`},
+		{`<integrator type="symplectic_euler" dt="0.1"/>
+<nbgs_friction_solver mu="-0.4" max_iters="10" tol="1e-6"/>`, `t.xml:3: nbgs_friction_solver attribute "mu": expected a non-negative finite number, got "-0.4"`},
+		{`<integrator type="symplectic_euler" dt="0.1"/>
+<nbgs_friction_solver mu="0.4" max_iters="10" tol="1e-6" epsilon="1"/>`, `t.xml:3: nbgs_friction_solver attribute "epsilon": expected a number in [0, 1), got "1"`},
+		{`<integrator type="symplectic_euler" dt="0.1"/>
+<nbgs_friction_solver mu="0.4" max_iters="10" tol="0"/>`, `t.xml:3: nbgs_friction_solver attribute "tol": expected a positive finite number, got "0"`},
+		{`<integrator type="symplectic_euler" dt="0.1"/>
+<nbgs_friction_solver mu="0.4" max_iters="10" tol="1e-6" block="hertz"/>`, `t.xml:3: nbgs_friction_solver attribute "block"`},
+		{`<integrator type="dmv" dt="0.1"/>
+<nbgs_friction_solver mu="0.4" max_iters="10" tol="1e-6"/>`, `t.xml:2: integrator: <nbgs_friction_solver> (line 3) steps with semi-implicit Euler: expected type="symplectic_euler", got "dmv"`},
 	} {
 		_, err := ReadRigidBody3D(strings.NewReader("<rigidbody3d_scene>\n"+c.body+"\n</rigidbody3d_scene>"), "t.xml")
 		if err == nil || !strings.HasPrefix(err.Error(), c.want) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"io"
 	"math"
@@ -39,8 +40,19 @@ func parseRun(args []string) (*runConfig, error) {
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
 	fs.IntVar(&c.opts.MaxIter, "max-iter", 0, "operator iteration cap (default 100000)")
 	fs.BoolVar(&c.strict, "strict", false, "stop at a step whose contact law reaches its iteration cap (default: record it and go on)")
+	var law string
+	var eps optFloat
+	nb := &scenario.NBGSOptions{}
+	fs.StringVar(&law, "law", "", "nbgs-maxdiss or nbgs-coulomb: Preclik et al.'s impulse-velocity time stepping with non-linear block Gauss–Seidel (3D; --max-iter caps the sweeps)")
+	fs.Var(&eps, "epsilon", "nbgs: error reduction ε in [0, 1) of the gap term")
+	fs.Float64Var(&nb.Tol, "tol", 0, "nbgs: tolerance (> 0) on the largest change of a contact's relative velocity in a sweep (m/s)")
+	fs.IntVar(&nb.Domains, "domains", 0, "nbgs: domains of the Gauss–Seidel/weighted-Jacobi blend (≥ 1; 1: plain Gauss–Seidel)")
+	fs.Float64Var(&nb.Relax, "relax", 0, "nbgs: relaxation ω in (0, 1] of the Jacobi exchange between domains")
 	pos, err := parse(fs, args)
 	if err != nil {
+		return nil, err
+	}
+	if err := nbgsFlags(fs, law, eps, nb, &c.opts); err != nil {
 		return nil, err
 	}
 	if len(pos) != 1 {
@@ -58,6 +70,40 @@ func parseRun(args []string) (*runConfig, error) {
 		return nil, badInput("run: --frames: expected at least 1, got %d", c.frames)
 	}
 	return c, nil
+}
+
+// nbgsFlags checks the nbgs flags of run and sets opts.NBGS when any was
+// given.
+func nbgsFlags(fs *flag.FlagSet, law string, eps optFloat, nb *scenario.NBGSOptions, opts *scenario.Options) error {
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if !given["law"] && !given["epsilon"] && !given["tol"] && !given["domains"] && !given["relax"] {
+		return nil
+	}
+	switch law {
+	case "":
+	case "nbgs-maxdiss", "nbgs-coulomb":
+		nb.Select, nb.Block = true, strings.TrimPrefix(law, "nbgs-")
+	default:
+		return badInput("run: --law: expected nbgs-maxdiss or nbgs-coulomb, got %q", law)
+	}
+	if eps.v != nil {
+		if e := *eps.v; !(e >= 0 && e < 1) {
+			return badInput("run: --epsilon: expected an error reduction in [0, 1), got %v", e)
+		}
+		nb.Epsilon = eps.v
+	}
+	if given["tol"] && !(nb.Tol > 0) {
+		return badInput("run: --tol: expected a tolerance > 0, got %v", nb.Tol)
+	}
+	if given["domains"] && nb.Domains < 1 {
+		return badInput("run: --domains: expected at least 1, got %d", nb.Domains)
+	}
+	if given["relax"] && !(nb.Relax > 0 && nb.Relax <= 1) {
+		return badInput("run: --relax: expected a relaxation in (0, 1], got %v", nb.Relax)
+	}
+	opts.NBGS = nb
+	return nil
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {

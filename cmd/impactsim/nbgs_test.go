@@ -1,0 +1,62 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestNBGSBadInput: the nbgs law's bad input — restitution ≠ 0, negative μ,
+// ε outside [0, 1), a tolerance ≤ 0 — from flags and from a scene file is
+// one line (FILE:LINE for the scene), exit status 2, nothing written.
+func TestNBGSBadInput(t *testing.T) {
+	tmp := t.TempDir()
+	write := func(name, solver string) string {
+		p := filepath.Join(tmp, name)
+		os.WriteFile(p, []byte("<rigidbody3d_scene>\n<integrator type=\"symplectic_euler\" dt=\"0.001\"/>\n"+solver+"\n<static_plane x=\"0 0 0\" n=\"0 1 0\"/>\n<geometry type=\"sphere\" r=\"0.1\"/>\n<rigid_body_with_density x=\"0 0.1 0\" v=\"0 0 0\" omega=\"0 0 0\" rho=\"1\" fixed=\"0\" geo_idx=\"0\"/>\n</rigidbody3d_scene>\n"), 0o644)
+		return p
+	}
+	good := write("good.xml", `<nbgs_friction_solver mu="0.4" max_iters="100" tol="1e-8" epsilon="0.5"/>`)
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", write("cor.xml", `<nbgs_friction_solver mu="0.4" CoR="0.2" max_iters="100" tol="1e-8"/>`)}, `cor.xml:3: nbgs_friction_solver attribute "CoR"`},
+		{[]string{"run", write("mu.xml", `<nbgs_friction_solver mu="-1" max_iters="100" tol="1e-8"/>`)}, `mu.xml:3: nbgs_friction_solver attribute "mu"`},
+		{[]string{"run", write("eps.xml", `<nbgs_friction_solver mu="0.4" max_iters="100" tol="1e-8" epsilon="1.5"/>`)}, `eps.xml:3: nbgs_friction_solver attribute "epsilon"`},
+		{[]string{"run", write("tol.xml", `<nbgs_friction_solver mu="0.4" max_iters="100" tol="-1e-8"/>`)}, `tol.xml:3: nbgs_friction_solver attribute "tol"`},
+		{[]string{"run", good, "--cor", "0.5"}, "--cor"},
+		{[]string{"run", good, "--mu", "-0.1"}, "--mu"},
+		{[]string{"run", good, "--epsilon", "-0.1"}, "--epsilon"},
+		{[]string{"run", good, "--tol", "0"}, "--tol"},
+		{[]string{"run", good, "--relax", "2"}, "--relax"},
+		{[]string{"run", good, "--domains", "0"}, "--domains"},
+		{[]string{"run", "builtin:box_drop", "--law", "nbgs-maxdiss"}, "purely inelastic"},
+		{[]string{"run", "builtin:box_drop", "--law", "nbgs"}, "--law"},
+		{[]string{"run", "builtin:box_drop", "--law", "nbgs-maxdiss", "--cor", "0", "--operator", "gr"}, "--operator"},
+	}
+	for _, c := range cases {
+		out := filepath.Join(tmp, "out")
+		code, _, errs := runCLI(t, append(c.args, "--out", out, "--end", "0.01", "--quiet")...)
+		if code != 2 {
+			t.Errorf("%v: exit %d, want 2 (%s)", c.args, code, errs)
+		}
+		if !strings.Contains(errs, c.want) || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: message %q should be one line containing %q", c.args, errs, c.want)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Errorf("%v: wrote %s despite bad input", c.args, out)
+			os.RemoveAll(out)
+		}
+	}
+	// the good scene runs
+	out := filepath.Join(tmp, "good")
+	if code, _, errs := runCLI(t, "run", good, "--out", out, "--end", "0.05", "--quiet"); code != 0 {
+		t.Fatalf("good scene: exit %d: %s", code, errs)
+	}
+	s := readCappedSummary(t, out)
+	if s.Steps != 50 || s.Capped != 0 {
+		t.Errorf("good scene: %+v", s)
+	}
+}
