@@ -115,3 +115,80 @@ func HollowBoxMesh(outer, inner r3.Vec) ([]r3.Vec, [][3]int) {
 // ClosestOnTriangle returns the point of triangle (a, b, c) closest to p,
 // for other packages that project points onto mesh surfaces.
 func ClosestOnTriangle(p, a, b, c r3.Vec) r3.Vec { return closestOnTriangle(p, a, b, c) }
+
+// IcosphereMesh is the unit sphere as an icosahedron subdivided level
+// times (10·4^level + 2 vertices, all of unit length): level 4 gives the
+// 2,562 directions of Wang et al.'s vertex sampling.
+func IcosphereMesh(level int) ([]r3.Vec, [][3]int) {
+	p := (1 + math.Sqrt(5)) / 2
+	vs := []r3.Vec{{X: -1, Y: p}, {X: 1, Y: p}, {X: -1, Y: -p}, {X: 1, Y: -p}, {Y: -1, Z: p}, {Y: 1, Z: p}, {Y: -1, Z: -p}, {Y: 1, Z: -p}, {X: p, Z: -1}, {X: p, Z: 1}, {X: -p, Z: -1}, {X: -p, Z: 1}}
+	for i := range vs {
+		vs[i] = r3.Unit(vs[i])
+	}
+	fs := [][3]int{{0, 11, 5}, {0, 5, 1}, {0, 1, 7}, {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8}, {3, 9, 4}, {3, 4, 2}, {3, 2, 6}, {3, 6, 8}, {3, 8, 9}, {4, 9, 5}, {2, 4, 11}, {6, 2, 10}, {8, 6, 7}, {9, 8, 1}}
+	for l := 0; l < level; l++ {
+		mid := make(map[[2]int]int, 3*len(fs)/2)
+		m := func(a, b int) int {
+			k := [2]int{min(a, b), max(a, b)}
+			if i, ok := mid[k]; ok {
+				return i
+			}
+			vs = append(vs, r3.Unit(r3.Add(vs[a], vs[b])))
+			mid[k] = len(vs) - 1
+			return len(vs) - 1
+		}
+		nf := make([][3]int, 0, 4*len(fs))
+		for _, f := range fs {
+			ab, bc, ca := m(f[0], f[1]), m(f[1], f[2]), m(f[2], f[0])
+			nf = append(nf, [3]int{f[0], ab, ca}, [3]int{f[1], bc, ab}, [3]int{f[2], ca, bc}, [3]int{ab, bc, ca})
+		}
+		fs = nf
+	}
+	return vs, fs
+}
+
+// CapsuleMesh is a rod along z: a cylinder of radius rad and length
+// length between the centres of two hemispherical end caps (total length
+// length + 2·rad), with nr rings per cap and nl rings along the cylinder,
+// na vertices around; oriented outward.
+func CapsuleMesh(rad, length float64, na, nr, nl int) ([]r3.Vec, [][3]int) {
+	var vs []r3.Vec
+	// Rings from the bottom pole to the top pole (poles excluded).
+	var rings [][2]float64 // (z, radius)
+	for k := 1; k <= nr; k++ {
+		th := math.Pi / 2 * float64(k) / float64(nr) // from the pole
+		rings = append(rings, [2]float64{-length/2 - rad*math.Cos(th), rad * math.Sin(th)})
+	}
+	for k := 1; k < nl; k++ {
+		rings = append(rings, [2]float64{-length/2 + length*float64(k)/float64(nl), rad})
+	}
+	for k := nr; k >= 1; k-- {
+		th := math.Pi / 2 * float64(k) / float64(nr)
+		rings = append(rings, [2]float64{length/2 + rad*math.Cos(th), rad * math.Sin(th)})
+	}
+	vs = append(vs, r3.Vec{Z: -length/2 - rad})
+	for _, r := range rings {
+		for j := 0; j < na; j++ {
+			ph := 2 * math.Pi * float64(j) / float64(na)
+			vs = append(vs, r3.Vec{X: r[1] * math.Cos(ph), Y: r[1] * math.Sin(ph), Z: r[0]})
+		}
+	}
+	vs = append(vs, r3.Vec{Z: length/2 + rad})
+	top := len(vs) - 1
+	var fs [][3]int
+	ring := func(k, j int) int { return 1 + k*na + (j+na)%na }
+	for j := 0; j < na; j++ {
+		fs = append(fs, [3]int{0, ring(0, j+1), ring(0, j)})
+	}
+	for k := 0; k+1 < len(rings); k++ {
+		for j := 0; j < na; j++ {
+			fs = append(fs, [3]int{ring(k, j), ring(k, j+1), ring(k+1, j+1)}, [3]int{ring(k, j), ring(k+1, j+1), ring(k+1, j)})
+		}
+	}
+	last := len(rings) - 1
+	for j := 0; j < na; j++ {
+		fs = append(fs, [3]int{top, ring(last, j), ring(last, j+1)})
+	}
+	orientOutward(vs, fs)
+	return vs, fs
+}

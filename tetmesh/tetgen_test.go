@@ -12,7 +12,7 @@ import (
 
 // TestTetGenRoundTrip: a mesh written as .node/.ele reads back bit for bit.
 func TestTetGenRoundTrip(t *testing.T) {
-	vs, fs := icosphere(2)
+	vs, fs := rigid3d.IcosphereMesh(2)
 	m, _, err := FromSurface(vs, fs, Options{Cells: 8, Snap: true}, "sphere")
 	if err != nil {
 		t.Fatal(err)

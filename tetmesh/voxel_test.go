@@ -64,7 +64,7 @@ func TestBoxLattice(t *testing.T) {
 // volume to 2% at 16 cells across (4% without snapping is typical of the
 // staircase), and every tetrahedron keeps the radius-ratio floor.
 func TestSphereSnapping(t *testing.T) {
-	vs, fs := icosphere(4)
+	vs, fs := rigid3d.IcosphereMesh(4)
 	for _, snap := range []bool{false, true} {
 		m, rep, err := FromSurface(vs, fs, Options{Cells: 16, Snap: snap}, "sphere")
 		if err != nil {
@@ -107,33 +107,4 @@ func TestSharedSurfaces(t *testing.T) {
 		t.Fatalf("teapot: err = %v", err)
 	}
 	t.Log(err)
-}
-
-// icosphere returns the unit sphere as a subdivided icosahedron.
-func icosphere(levels int) ([]r3.Vec, [][3]int) {
-	p := (1 + math.Sqrt(5)) / 2
-	vs := []r3.Vec{{X: -1, Y: p}, {X: 1, Y: p}, {X: -1, Y: -p}, {X: 1, Y: -p}, {Y: -1, Z: p}, {Y: 1, Z: p}, {Y: -1, Z: -p}, {Y: 1, Z: -p}, {X: p, Z: -1}, {X: p, Z: 1}, {X: -p, Z: -1}, {X: -p, Z: 1}}
-	for i := range vs {
-		vs[i] = r3.Unit(vs[i])
-	}
-	fs := [][3]int{{0, 11, 5}, {0, 5, 1}, {0, 1, 7}, {0, 7, 10}, {0, 10, 11}, {1, 5, 9}, {5, 11, 4}, {11, 10, 2}, {10, 7, 6}, {7, 1, 8}, {3, 9, 4}, {3, 4, 2}, {3, 2, 6}, {3, 6, 8}, {3, 8, 9}, {4, 9, 5}, {2, 4, 11}, {6, 2, 10}, {8, 6, 7}, {9, 8, 1}}
-	for l := 0; l < levels; l++ {
-		mid := map[[2]int]int{}
-		m := func(a, b int) int {
-			k := [2]int{min(a, b), max(a, b)}
-			if i, ok := mid[k]; ok {
-				return i
-			}
-			vs = append(vs, r3.Unit(r3.Add(vs[a], vs[b])))
-			mid[k] = len(vs) - 1
-			return len(vs) - 1
-		}
-		var nf [][3]int
-		for _, f := range fs {
-			ab, bc, ca := m(f[0], f[1]), m(f[1], f[2]), m(f[2], f[0])
-			nf = append(nf, [3]int{f[0], ab, ca}, [3]int{f[1], bc, ab}, [3]int{f[2], ca, bc}, [3]int{ab, bc, ca})
-		}
-		fs = nf
-	}
-	return vs, fs
 }
