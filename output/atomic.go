@@ -90,6 +90,10 @@ func (a *atomicFile) Abort() {
 	os.Remove(a.tmp)
 }
 
+// WriteFileAtomic writes data to path through path+".tmp" and a rename,
+// so readers never see a half-written file.
+func WriteFileAtomic(path string, data []byte) error { return writeFileAtomic(path, data) }
+
 // writeFileAtomic writes data to path through path+".tmp" and a rename.
 func writeFileAtomic(path string, data []byte) error {
 	a, err := createAtomic(path, false)

@@ -20,6 +20,9 @@ type Frame3D struct {
 	Points [][3]float64
 	Tris   [][3]int
 	Color  []int
+	// RGB, if set, gives each triangle its own base colour (shaded like the
+	// body colours; PNG output only, as the GIF palette does not hold it).
+	RGB []color.RGBA
 }
 
 // Render3DOptions configures Render3D. Zero values select defaults:
@@ -157,7 +160,9 @@ func Render3D(frames []Frame3D, opts Render3DOptions) (*RenderInfo, error) {
 				continue // static geometry is seen from its front side only
 			}
 			base := colStatic3D
-			if f.Color[k] >= 0 {
+			if f.RGB != nil {
+				base = f.RGB[k]
+			} else if f.Color[k] >= 0 {
 				base = BallColor(f.Color[k])
 			}
 			col := shaded(base, int(math.Round(shadeLevels*math.Abs(n.dot(light)))))

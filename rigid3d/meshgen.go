@@ -192,3 +192,48 @@ func CapsuleMesh(rad, length float64, na, nr, nl int) ([]r3.Vec, [][3]int) {
 	orientOutward(vs, fs)
 	return vs, fs
 }
+
+// BoxGridMesh is the box with half widths h, each face a grid of squares
+// (two triangles each) of side about cell, oriented outward: a box surface
+// fine enough to sample along its faces.
+func BoxGridMesh(h r3.Vec, cell float64) ([]r3.Vec, [][3]int) {
+	n := [3]int{}
+	for a, x := range [3]float64{h.X, h.Y, h.Z} {
+		n[a] = max(1, int(math.Round(2*x/cell)))
+	}
+	id := map[[3]int]int{}
+	var vs []r3.Vec
+	vert := func(i, j, k int) int {
+		key := [3]int{i, j, k}
+		if v, ok := id[key]; ok {
+			return v
+		}
+		vs = append(vs, r3.Vec{X: -h.X + 2*h.X*float64(i)/float64(n[0]), Y: -h.Y + 2*h.Y*float64(j)/float64(n[1]), Z: -h.Z + 2*h.Z*float64(k)/float64(n[2])})
+		id[key] = len(vs) - 1
+		return len(vs) - 1
+	}
+	var fs [][3]int
+	// Each face: fixed axis a at side s (0 or n[a]), spanned by axes b, c
+	// with (a, b, c) cyclic so that b × c points along +a.
+	for a := 0; a < 3; a++ {
+		b, c := (a+1)%3, (a+2)%3
+		for _, side := range []int{0, n[a]} {
+			at := func(u, v int) int {
+				var idx [3]int
+				idx[a], idx[b], idx[c] = side, u, v
+				return vert(idx[0], idx[1], idx[2])
+			}
+			for u := 0; u < n[b]; u++ {
+				for v := 0; v < n[c]; v++ {
+					p, q, r, s := at(u, v), at(u+1, v), at(u+1, v+1), at(u, v+1)
+					if side == 0 { // normal along −a: reverse
+						fs = append(fs, [3]int{p, r, q}, [3]int{p, s, r})
+					} else {
+						fs = append(fs, [3]int{p, q, r}, [3]int{p, r, s})
+					}
+				}
+			}
+		}
+	}
+	return vs, fs
+}

@@ -36,3 +36,18 @@ func TestIcosphereAndCapsule(t *testing.T) {
 		t.Errorf("capsule volume %v, want %v within 1%%", vol, want)
 	}
 }
+
+// TestBoxGridMesh: closed, outward, the box's volume.
+func TestBoxGridMesh(t *testing.T) {
+	vs, fs := BoxGridMesh(r3.Vec{X: 0.1, Y: 0.01, Z: 0.02}, 0.004)
+	if err := ValidateSurface(vs, fs, "box"); err != nil {
+		t.Fatal(err)
+	}
+	var vol float64
+	for _, f := range fs {
+		vol += r3.Dot(vs[f[0]], r3.Cross(vs[f[1]], vs[f[2]])) / 6
+	}
+	if math.Abs(vol-0.2*0.02*0.04) > 1e-15 {
+		t.Errorf("volume %v", vol)
+	}
+}

@@ -46,6 +46,10 @@ usage:
   impactsim tower stable|collapse FILE|builtin:NAME [--initial] [--steps N] [--out DIR]
       brick towers as bar-and-joint frameworks (Rote & Zwick): stability LP, collapse
 
+  impactsim bouncemap build MESH.obj [--modes M] [--out MAP] | show MAP | combiners
+      Bounce Maps (Wang et al. 2017): restitution of a body over its surface
+      from its vibration modes ('impactsim bouncemap help')
+
 operators: gr, grr, lcp, gauss_seidel, jacobi, qce, qce_lcp
 `
 
@@ -78,6 +82,8 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdCradleDisturb(args[1:], stdout, stderr)
 	case "tower":
 		err = cmdTower(args[1:], stdout, stderr)
+	case "bouncemap":
+		err = cmdBouncemap(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0
