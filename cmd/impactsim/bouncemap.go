@@ -16,6 +16,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/fogleman/gg"
 	"gonum.org/v1/gonum/spatial/r3"
@@ -531,7 +532,7 @@ func bouncemapCombiners(args []string, stdout, stderr io.Writer) error {
 		runtime.GC()
 	}
 	// The table, combiners by average error as the paper sorts them.
-	fmt.Fprintf(stdout, "\n%-18s %-20s", "combiner", "F(εi,εj)")
+	fmt.Fprintf(stdout, "\n%-18s %s%s", "combiner", "F(εi,εj)", strings.Repeat(" ", 21-utf8.RuneCountInString("F(εi,εj)")))
 	for _, sh := range shapes {
 		fmt.Fprintf(stdout, " %9s", sh.name)
 	}
@@ -547,7 +548,7 @@ func bouncemapCombiners(args []string, stdout, stderr io.Writer) error {
 	sortByValue(order, avg)
 	for _, c := range order {
 		cb := bouncemap.Combiners[c]
-		fmt.Fprintf(stdout, "%-18s %-20s", cb.Name, cb.Formula)
+		fmt.Fprintf(stdout, "%-18s %s%s", cb.Name, cb.Formula, strings.Repeat(" ", max(1, 21-utf8.RuneCountInString(cb.Formula))))
 		for si := range shapes {
 			fmt.Fprintf(stdout, " %9.3f", errs[si][c])
 		}
