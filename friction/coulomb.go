@@ -27,23 +27,30 @@ import (
 // solved exactly (this is the analogue of the per-contact solves of the
 // So-bogus library): a 2×2 block by enumerating take-off, stick and the two
 // slip directions (localInterval); a 3×3 block by take-off, stick
-// (W x = −r) or slip on the circle (localDisk). Iteration stops when a full
-// sweep changes no contact's normal or tangential relative velocity by more
-// than Tol relative to the largest relative speed before or after. Reaching
-// MaxIter is not an error, as in SCISim (whose so-bogus solver warns and
-// goes on): the last sweep's impulses are returned and the Stats report
-// the capped solve and its residual (Capped, CappedResidual, CappedTol).
-// A contact with more than two tangent columns is an error.
+// (W x = −r) or slip on the circle (localDisk). Tol, MaxIter and EvalEvery
+// mean what SCISim's sobogus_friction_solver tol, max_iters and eval_every
+// mean: the error is so-bogus's, the largest over the contacts of the
+// squared Fischer–Burmeister residual of Coulomb's law (fbError, zero
+// exactly at a solution); it is evaluated for the zero initial iterate and
+// after every EvalEvery-th sweep, and the solve stops at the first error
+// below Tol (Stats.Residual, Stats.Iterations). Reaching MaxIter is not an
+// error, as in SCISim (whose so-bogus solver warns and goes on): the best
+// evaluated iterate is returned and the Stats report the capped solve and
+// its error (Capped, CappedResidual, CappedTol). A contact with more than
+// two tangent columns is an error.
 type Coulomb struct {
-	Tol     float64 // default 1e-12
+	Tol     float64 // default 1e-12, on so-bogus's error (fbError)
 	MaxIter int     // sweeps, default 5000
+	// EvalEvery is the number of sweeps between evaluations of the error
+	// (SCISim's eval_every), default 1.
+	EvalEvery int
 
 	wg, wd mech.Cols // M⁻¹G, M⁻¹D
 	v      []float64
 	un0    []float64
 	w      []float64 // per contact the symmetric block W_kk over (n, t₁, t₂), 3×3 row-major; absent tangents give zero rows
 	x      []float64 // (λ, β₁, β₂) per contact
-	vprev  []float64
+	xbest  []float64
 	nrel   []float64 // per contact, Problem.NRel or 0
 	drel   []float64 // per column of D, Problem.DRel or 0
 	tcol   []int     // per contact its tangent columns (t₁, t₂), −1 where absent
@@ -119,32 +126,31 @@ func (o *Coulomb) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, er
 	o.w = grow(o.w, 9*m)
 	o.x = grow(o.x, 3*m)
 	clear(o.x)
-	var scale float64
 	for k := 0; k < m; k++ {
-		scale = math.Max(scale, math.Abs(o.un0[k]))
 		j1, j2 := o.tcol[2*k], o.tcol[2*k+1]
 		w := o.w[9*k : 9*k+9]
 		clear(w)
 		w[0] = sparseDot(&p.G, k, &o.wg, k)
 		if j1 >= 0 {
-			scale = math.Max(scale, math.Abs(p.D.ColDot(j1, p.V)+o.drel[j1]))
 			w[1] = sparseDot(&p.G, k, &o.wd, j1)
 			w[4] = sparseDot(&p.D, j1, &o.wd, j1)
 		}
 		if j2 >= 0 {
-			scale = math.Max(scale, math.Abs(p.D.ColDot(j2, p.V)+o.drel[j2]))
 			w[2] = sparseDot(&p.G, k, &o.wd, j2)
 			w[5] = sparseDot(&p.D, j1, &o.wd, j2)
 			w[8] = sparseDot(&p.D, j2, &o.wd, j2)
 		}
 		w[3], w[6], w[7] = w[1], w[2], w[5]
 	}
-	if scale == 0 {
-		scale = math.SmallestNonzeroFloat64
-	}
-	o.vprev = grow(o.vprev, n)
-	for sweep := 1; ; sweep++ {
-		copy(o.vprev, o.v)
+	evalEvery := max(o.EvalEvery, 1)
+	// As so-bogus: the error of the initial (zero) iterate is evaluated
+	// first, then after every evalEvery-th sweep; the solve stops at the
+	// first error below tol, or at maxIter with the best evaluated iterate.
+	best := o.fbResidual(p)
+	st.Residual = best
+	o.xbest = grow(o.xbest, 3*m)
+	copy(o.xbest, o.x)
+	for sweep := 1; best >= tol; sweep++ {
 		for k := 0; k < m; k++ {
 			w := o.w[9*k : 9*k+9]
 			if w[0] <= 0 {
@@ -187,34 +193,25 @@ func (o *Coulomb) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, er
 				o.x[3*k], o.x[3*k+1], o.x[3*k+2] = x[0], x[1], x[2]
 			}
 		}
-		// Converged when a full sweep no longer changes any contact's
-		// relative velocity. The velocity, not the impulse, is the unique
-		// part of the answer: a jammed configuration (a ball wedged between
-		// a wall and another ball) admits a whole line of impulses, along
-		// which Gauss–Seidel drifts while v⁺ stays put.
-		var change, vel float64
-		for k := 0; k < m; k++ {
-			un := p.G.ColDot(k, o.v)
-			change = math.Max(change, math.Abs(un-p.G.ColDot(k, o.vprev)))
-			vel = math.Max(vel, math.Abs(un+o.nrel[k]))
-			for _, j := range o.tcol[2*k : 2*k+2] {
-				if j >= 0 {
-					ut := p.D.ColDot(j, o.v)
-					change = math.Max(change, math.Abs(ut-p.D.ColDot(j, o.vprev)))
-					vel = math.Max(vel, math.Abs(ut+o.drel[j]))
-				}
-			}
-		}
 		st.Iterations = sweep
-		st.Residual = change / math.Max(scale, vel)
-		if st.Residual <= tol {
-			break
+		if sweep%evalEvery == 0 {
+			res := o.fbResidual(p)
+			st.Residual = res
+			if res < best {
+				best = res
+				copy(o.xbest, o.x)
+			}
+			if res < tol {
+				break
+			}
 		}
 		if sweep >= maxIter {
 			// As SCISim's so-bogus solver: the cap is the user's, not a
-			// failure; the last iterate is the answer and the caller
-			// records the residual (mech.Stats.Capped).
-			st.Capped, st.CappedResidual, st.CappedTol, st.CappedIterations = 1, st.Residual, tol, sweep
+			// failure; the best evaluated iterate is the answer and the
+			// caller records its error (mech.Stats.Capped).
+			copy(o.x, o.xbest)
+			st.Residual = best
+			st.Capped, st.CappedResidual, st.CappedTol, st.CappedIterations = 1, best, tol, sweep
 			break
 		}
 	}
@@ -227,6 +224,34 @@ func (o *Coulomb) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, er
 		}
 	}
 	return st, nil
+}
+
+// fbResidual returns so-bogus's error of the current iterate: the largest
+// fbError over the contacts (package documentation of fbError).
+func (o *Coulomb) fbResidual(p *mech.Problem) float64 {
+	var worst float64
+	m := p.NContacts()
+	for k := 0; k < m; k++ {
+		w := o.w[9*k : 9*k+9]
+		j1, j2 := o.tcol[2*k], o.tcol[2*k+1]
+		d := 1
+		y := [3]float64{p.G.ColDot(k, o.v) + o.nrel[k] + p.CoR[k]*math.Min(o.un0[k], 0)}
+		tr := w[0]
+		if j1 >= 0 {
+			y[1] = p.D.ColDot(j1, o.v) + o.drel[j1]
+			tr += w[4]
+			d = 2
+		}
+		if j2 >= 0 {
+			y[2] = p.D.ColDot(j2, o.v) + o.drel[j2]
+			tr += w[8]
+			d = 3
+		}
+		sc := math.Max(1, tr/float64(d))
+		x := [3]float64{sc * o.x[3*k], sc * o.x[3*k+1], sc * o.x[3*k+2]}
+		worst = math.Max(worst, fbError(x[:d], y[:d], p.Mu[k]))
+	}
+	return worst
 }
 
 // localInterval solves one contact with at most one tangent column

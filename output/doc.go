@@ -110,9 +110,10 @@
 //	                   sobogus_friction_solver: its max_iters); the step went
 //	                   on with the last iterate (0 normally)
 //	residual           the contact law's residual at this step: for the
-//	                   Coulomb Gauss–Seidel the relative change of the
-//	                   contacts' velocities in its last sweep (compare with
-//	                   the scene's tol), for QP-based operators the largest
+//	                   Coulomb Gauss–Seidel so-bogus's error, the largest
+//	                   squared Fischer–Burmeister residual of Coulomb's law
+//	                   over the contacts (compare with the scene's tol, as
+//	                   SCISim's warning), for QP-based operators the largest
 //	                   relative KKT residual of their inner solves; 0 without
 //	                   contacts
 //

@@ -141,7 +141,7 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 		r.Law = &sim.Staggered{Impact: op}
 		r.Mapping = fmt.Sprintf("scene operator %s (SCISim solver %q → impactsim QP solver %s)", op.Name(), sc.ImpactOperator.Solver, solver)
 	case sc.Friction.Kind != "":
-		r.Law = &friction.Coulomb{Tol: sc.Friction.Tol, MaxIter: sc.Friction.MaxIters}
+		r.Law = &friction.Coulomb{Tol: sc.Friction.Tol, MaxIter: sc.Friction.MaxIters, EvalEvery: sc.Friction.EvalEvery}
 		r.Mapping = fmt.Sprintf("scene %s friction solver (staggering %q) → impactsim coupled Coulomb law, μ = %g, c = %g, tol %g",
 			sc.Friction.Kind, sc.Friction.Staggering, sys.Mu, sys.CoR, sc.Friction.Tol)
 	default:
@@ -155,6 +155,12 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 	st, err := sim.NewStepper(sys, r.Law, sc.Integrator.Dt, sys.Q, sys.V)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: integrator: %w", sc.Source, sc.Integrator.Line, err)
+	}
+	if opt.Operator == "" && sc.ImpactOperator.Type == "" && sc.Friction.Kind != "" {
+		if err := setStaggering(st, &sc.Friction, sys.CoR, sc.Source); err != nil {
+			return nil, err
+		}
+		r.Mapping += ", staggering " + st.Staggering().String()
 	}
 	r.Stepper = st
 	if opt.Workers < 0 || opt.Workers > 1 {

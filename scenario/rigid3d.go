@@ -162,7 +162,7 @@ func NewRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 		}
 		r.Mapping = fmt.Sprintf("scene operator %s, QP solver %s", op.Name(), solver)
 	case sc.Friction.Kind != "":
-		law = &friction.Coulomb{Tol: sc.Friction.Tol, MaxIter: sc.Friction.MaxIters}
+		law = &friction.Coulomb{Tol: sc.Friction.Tol, MaxIter: sc.Friction.MaxIters, EvalEvery: sc.Friction.EvalEvery}
 		r.Mapping = fmt.Sprintf("scene %s friction solver (staggering %q) → impactsim coupled Coulomb law on the friction disk (coulomb), μ = %g, c = %g, tol %g",
 			sc.Friction.Kind, sc.Friction.Staggering, sys.Mu, sys.CoR, sc.Friction.Tol)
 	default:
@@ -178,6 +178,12 @@ func NewRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 	st, err := sim.NewStepper(sys, law, sc.Integrator.Dt, sys.Q, sys.V)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: integrator: %w", sc.Source, sc.Integrator.Line, err)
+	}
+	if opt.Operator == "" && sc.ImpactOperator.Type == "" && sc.Friction.Kind != "" {
+		if err := setStaggering(st, &sc.Friction, sys.CoR, sc.Source); err != nil {
+			return nil, err
+		}
+		r.Mapping += ", staggering " + st.Staggering().String()
 	}
 	r.Stepper = st
 	return r, nil
