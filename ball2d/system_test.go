@@ -185,7 +185,11 @@ func TestSharedScenes(t *testing.T) {
 	for _, f := range sharedFiles(t) {
 		sc, err := scene.LoadBall2D(f)
 		if err != nil {
-			t.Errorf("%v", err)
+			// SCISim refuses tests_st/three_ball_collision_cor_0_5 and
+			// _1_0 (restitution with symplectic_euler staggering) too
+			if !strings.Contains(err.Error(), "(SCISim refuses other values)") {
+				t.Errorf("%v", err)
+			}
 			continue
 		}
 		s, err := FromScene(sc)

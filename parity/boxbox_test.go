@@ -50,11 +50,12 @@ func TestBoxBoxSCISimDifferences(t *testing.T) {
 				t.Fatalf("%s: no contact at step 28", variant)
 			}
 			u, w := rigid3d.Vel(r.Stepper.V, 0)
-			// the coupled Coulomb law stops at tol 1e-12 relative to
-			// speeds of 5; GR is exact
+			// GR is exact; the coupled Coulomb law stops, as so-bogus,
+			// once its error ‖FB‖² is below the scene's tol 1e-12, i.e.
+			// with impulses and velocities within about 1e-6
 			tol := 1e-12
 			if variant == "tests_serialization" {
-				tol = 1e-10
+				tol = 1e-6
 			}
 			if asym := math.Max(math.Max(math.Abs(u.Y), math.Abs(u.Z)), math.Max(math.Abs(w.Y), math.Abs(w.Z))); asym > tol {
 				t.Errorf("%s: after the face impact u = %v, ω = %v: half-turn symmetry broken by %.3g", variant, u, w, asym)

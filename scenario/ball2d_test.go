@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"impactsim/scene"
+	"impactsim/sim"
 )
 
 const sharedScenes = "../../shared/scisim-scenes/ball2d"
@@ -131,7 +132,11 @@ func TestSharedScenesRun(t *testing.T) {
 	for _, f := range files {
 		sc, err := scene.LoadBall2D(f)
 		if err != nil {
-			t.Errorf("%v", err)
+			// SCISim refuses tests_st/three_ball_collision_cor_0_5 and
+			// _1_0 (restitution with symplectic_euler staggering) too
+			if !strings.Contains(err.Error(), "(SCISim refuses other values)") {
+				t.Errorf("%v", err)
+			}
 			continue
 		}
 		r, err := NewBall2D(sc, Options{})
@@ -160,7 +165,12 @@ func TestSharedScenesRun(t *testing.T) {
 }
 
 // TestSlopeFriction: a ball on a plane inclined at θ slides iff tan θ > μ
-// (SCISim's slope_test scenes, μ = 0.5, θ* = atan 0.5 ≈ 26.57°).
+// (SCISim's slope_test scenes, μ = 0.5, θ* = atan 0.5 ≈ 26.57°). The scenes
+// ask for the symplectic_euler staggering, under which the contacts see
+// the velocity after gravity's kick: a ball below the threshold does not
+// move at all (SCISim's own test allows 1e-19), and one above it slides
+// with the discrete symplectic Euler motion of the acceleration
+// a = g(sin θ − μ cos θ): after N steps of h it has moved a h² N(N+1)/2.
 func TestSlopeFriction(t *testing.T) {
 	dir := "tests_st/ball_plane/mu_0p5/slope_test_negx"
 	for _, name := range []string{"above_threshold_05", "above_threshold_20", "below_threshold_05", "below_threshold_20"} {
@@ -168,6 +178,9 @@ func TestSlopeFriction(t *testing.T) {
 		r, err := NewBall2D(sc, Options{})
 		if err != nil {
 			t.Fatal(err)
+		}
+		if r.Stepper.Staggering() != sim.SymplecticEuler {
+			t.Fatalf("%s: staggering %v", name, r.Stepper.Staggering())
 		}
 		pl := r.Sys.Planes[0]
 		tan := -pl.N[0] / pl.N[1]
@@ -178,23 +191,18 @@ func TestSlopeFriction(t *testing.T) {
 		q0 := [2]float64{sc.Balls[0].X, sc.Balls[0].Y}
 		tv := pl.T()
 		d := math.Abs((r.Stepper.Q[0]-q0[0])*tv[0] + (r.Stepper.Q[1]-q0[1])*tv[1])
-		// The contact impulse at the start of each step cancels the
-		// approaching velocity, but the free flight after it (Alg. 4 line 8)
-		// lets gravity act for one step: a resting ball creeps by ½gh² per
-		// step, ½gh²·N·sin θ along the slope in N steps (5e-6·sin θ here).
-		steps := float64(r.Stepper.N)
-		creep := 0.5 * g * r.Stepper.H * r.Stepper.H * steps * math.Sin(theta)
-		want := creep
+		want := 0.0
 		slides := math.Tan(theta) > r.Sys.Mu
 		if slides {
-			want = 0.5 * g * (math.Sin(theta) - r.Sys.Mu*math.Cos(theta)) * T * T
+			n, h := float64(r.Stepper.N), r.Stepper.H
+			want = g * (math.Sin(theta) - r.Sys.Mu*math.Cos(theta)) * h * h * n * (n + 1) / 2
 		}
 		t.Logf("%s: θ = %.4f°, distance along slope %.6g, expected %.6g", name, theta*180/math.Pi, d, want)
 		if strings.HasPrefix(name, "above") != slides {
 			t.Fatalf("%s: tan θ = %.4f vs μ = %v disagrees with the file name", name, math.Tan(theta), r.Sys.Mu)
 		}
-		if math.Abs(d-want) > 1e-3*want+1e-12 {
-			t.Errorf("%s: moved %.6g along the slope, want %.6g", name, d, want)
+		if math.Abs(d-want) > 1e-9*want+1e-19 {
+			t.Errorf("%s: moved %.17g along the slope, want %.17g", name, d, want)
 		}
 		// The last step's friction impulse is on the cone's edge when
 		// sliding and strictly inside when sticking.

@@ -41,9 +41,23 @@ func sharedScenes(tb testing.TB) []string {
 	return files
 }
 
+// refusedShared lists the shared scenes SCISim refuses, with the message
+// impactsim gives (SCISim: "Error, CoR must be set to 0 for the
+// symplectic_euler staggering.").
+var refusedShared = map[string]string{
+	"three_ball_collision_cor_0_5.xml": `:7: sobogus_friction_solver attribute "CoR": expected 0 with staggering="symplectic_euler" (SCISim refuses other values), got "0.5"`,
+	"three_ball_collision_cor_1_0.xml": `:7: sobogus_friction_solver attribute "CoR": expected 0 with staggering="symplectic_euler" (SCISim refuses other values), got "1.0"`,
+}
+
 func TestReadSharedScenes(t *testing.T) {
 	for _, f := range sharedScenes(t) {
 		s, err := LoadBall2D(f)
+		if want, ok := refusedShared[filepath.Base(f)]; ok {
+			if err == nil || err.Error() != f+want {
+				t.Errorf("%s: error %v, want %s%s", f, err, f, want)
+			}
+			continue
+		}
 		if err != nil {
 			t.Errorf("%v", err)
 			continue

@@ -340,7 +340,8 @@ func (rd *reader) sobogus3D(e *elem) FrictionConfig {
 		f.CacheImpulses = rd.choice(e, "cache_impulses", "none", "normal", "normal_and_friction")
 	}
 	f.Staggering = rd.choice(e, "staggering", "geometric", "symplectic_euler", "stabilized")
-	f.Stabilization, _ = rd.boolean(e, "stabilization", false)
-	f.PenetrationThreshold, _ = rd.optNum(e, "penetration_threshold", nonNegative, 0)
+	if rd.err == nil {
+		rd.symplecticEuler(e, &f)
+	}
 	return f
 }

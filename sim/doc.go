@@ -13,4 +13,33 @@
 // restarts from qᵗ with the corrected velocity. A System supplies free
 // flight and problem assembly; a ContactLaw (an impact operator followed by a
 // friction operator, or a coupled frictional law) supplies lines 3–6.
+//
+// # Staggerings (SCISim's impact–friction maps)
+//
+// Alg. 4 is SCISim's geometric staggering. SCISim's scenes may ask for two
+// others (the staggering attribute of its friction solvers), which
+// Stepper.SetStaggering selects; ⊕ is the system's configuration update
+// without forces (ConfigurationUpdater: x + h u, and R ← exp(h[ω]×) R for
+// rigid bodies):
+//
+//	stabilized:        (q̃, ṽ) ← FF(qᵗ, vᵗ, h);  𝔸 ← Get_Active_Set(qᵗ, q̃)
+//	                   v⁺ ← ṽ + M⁻¹(G λ + D β), the law solved on ṽ (restitution on Gᵀṽ)
+//	                   qᵗ⁺¹ ← qᵗ ⊕ h v⁺,  vᵗ⁺¹ ← v⁺
+//	symplectic_euler:  δ ← h M⁻¹ F(qᵗ);  q̃ ← qᵗ ⊕ h (vᵗ + δ);  𝔸 ← Get_Active_Set(qᵗ, q̃)
+//	                   the law on vᵗ with known relative velocities Gᵀδ, Dᵀδ
+//	                   (+ min(0, gᵢ(qᵗ))/h with stabilization, for gaps deeper
+//	                   than the penetration threshold)
+//	                   vᵗ⁺¹ ← vᵗ + M⁻¹(G λ + D β) + δ,  qᵗ⁺¹ ← qᵗ ⊕ h vᵗ⁺¹
+//
+// with G and D at qᵗ throughout; without contacts the stabilized step is
+// the free flight and the symplectic_euler step is (qᵗ ⊕ h(vᵗ + δ), vᵗ + δ).
+// Differences from Alg. 4: stabilized constrains the velocity at the end
+// of the free flight, so gravity's kick of this step is already in the
+// velocity the contacts see (a resting body keeps zero normal velocity and
+// does not sink by h² g per step), and its positions move with the
+// constrained velocity (first order, not the free-flight integrator);
+// symplectic_euler drops the scene's integrator altogether (first-order
+// Euler with the kick first), and its restitution must be 0 (SCISim
+// refuses other values; so do the scene readers), because the law sees
+// vᵗ + δ, not a pre-impact velocity.
 package sim

@@ -184,6 +184,16 @@ type Stepper struct {
 	pool *par.Pool
 	fVel func(w, lo, hi int)
 	self *Stepper
+
+	// staggering (SetStaggering) and what it needs from the system
+	staggering Staggering
+	stabilize  bool
+	threshold  float64
+	cfg        ConfigurationUpdater
+	kick       ForceKicker
+	gapper     GapEvaluator
+	dv, gap    []float64
+	scr2       []float64
 }
 
 // NewStepper returns a stepper at time zero for state (q, v), which it copies.
@@ -226,6 +236,14 @@ func (s *Stepper) Step() error {
 	t0 := time.Now()
 	if ss, ok := s.Sys.(StepStarter); ok {
 		ss.StartStep(float64(s.N+1) * h)
+	}
+	if s.staggering != Geometric {
+		if err := s.stepStaggered(h, t0); err != nil {
+			return err
+		}
+		s.N++
+		s.T = float64(s.N) * h
+		return nil
 	}
 	s.Sys.FreeFlight(s.Q, s.V, h, s.qt, s.vt)
 	t1 := time.Now()
