@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/fogleman/gg v1.3.0
+	github.com/scigolib/hdf5 v0.14.0
 	golang.org/x/image v0.25.0
 	gonum.org/v1/gonum v0.17.0
 )

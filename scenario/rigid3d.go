@@ -85,15 +85,24 @@ type meshGeo struct {
 // longest side of a scene's meshes.
 const MeshSDFResolution = 32
 
+// loadMesh reads a mesh file: SCISim's HDF5 meshes (.h5) or Wavefront OBJ.
 func loadMesh(path string) (*meshGeo, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	vs, fs, err := rigid3d.ReadOBJ(f, path)
-	if err != nil {
-		return nil, err
+	var vs []r3.Vec
+	var fs [][3]int
+	if strings.HasSuffix(strings.ToLower(path), ".h5") {
+		var err error
+		if vs, fs, err = rigid3d.ReadSCISimMesh(path); err != nil {
+			return nil, err
+		}
+	} else {
+		f, err := os.Open(path)
+		if err != nil {
+			return nil, err
+		}
+		defer f.Close()
+		if vs, fs, err = rigid3d.ReadOBJ(f, path); err != nil {
+			return nil, err
+		}
 	}
 	m, com, q, err := rigid3d.NewMesh(vs, fs, MeshSDFResolution, path)
 	if err != nil {

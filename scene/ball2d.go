@@ -8,6 +8,9 @@ package scene
 // Line fields give the 1-based line of the element in Source (0 for scenes
 // that were generated rather than read).
 type Ball2DScene struct {
+	// Warnings are "FILE:LINE: message" lines about input read leniently,
+	// as SCISim reads it (a repeated attribute: the first value is used).
+	Warnings []string
 	// Source names where the scene came from: a file name for scenes read
 	// from disk, "generated:<Name>" for built-in generators.
 	Source string

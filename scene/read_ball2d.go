@@ -64,6 +64,7 @@ func ReadBall2D(r io.Reader, source string) (*Ball2DScene, error) {
 	if rd.err != nil {
 		return nil, rd.err
 	}
+	s.Warnings = rd.warnings
 	return s, nil
 }
 
@@ -164,8 +165,14 @@ func isRuneStart(b byte) bool { return b&0xC0 != 0x80 }
 // Element tree → Ball2DScene
 
 type reader struct {
-	src string
-	err error
+	src      string
+	err      error
+	warnings []string
+}
+
+// warn records a warning "FILE:LINE: message" (the scene is still read).
+func (rd *reader) warn(line int, format string, args ...any) {
+	rd.warnings = append(rd.warnings, fmt.Sprintf("%s:%d: %s", rd.src, line, fmt.Sprintf(format, args...)))
 }
 
 func (rd *reader) fail(line int, format string, args ...any) {
@@ -174,7 +181,9 @@ func (rd *reader) fail(line int, format string, args ...any) {
 	}
 }
 
-// checkAttrs rejects attributes not in allowed and duplicates.
+// checkAttrs rejects attributes not in allowed. A repeated attribute is
+// accepted with a warning and its first value is the one read (attr), as
+// SCISim's XML parser, RapidXML, does (first_attribute).
 func (rd *reader) checkAttrs(e *elem, allowed ...string) {
 	for i, a := range e.attrs {
 		name := a.Name.Local
@@ -201,8 +210,8 @@ func (rd *reader) checkAttrs(e *elem, allowed ...string) {
 		}
 		for _, b := range e.attrs[:i] {
 			if b.Name == a.Name {
-				rd.fail(e.line, "%s: duplicate attribute %q", e.name, name)
-				return
+				rd.warn(e.line, "%s: attribute %q given twice; the first value %q is used (as SCISim's RapidXML does), %q is ignored", e.name, name, b.Value, a.Value)
+				break
 			}
 		}
 	}
@@ -295,6 +304,26 @@ func parseFloat(s string) (float64, bool) {
 		return 0, false
 	}
 	return x, true
+}
+
+// timeStep reads an integrator's dt: a positive number, or, as SCISim
+// (which keeps dt as a rational number), a ratio "p/q" of positive
+// integers (dt="1/10800" in SCISim's two_dragon_drop.xml), read as p/q.
+func (rd *reader) timeStep(e *elem) float64 {
+	s, ok := rd.required(e, "dt")
+	if !ok {
+		return 0
+	}
+	if p, q, isRatio := strings.Cut(strings.TrimSpace(s), "/"); isRatio {
+		a, errA := strconv.ParseInt(strings.TrimSpace(p), 10, 64)
+		b, errB := strconv.ParseInt(strings.TrimSpace(q), 10, 64)
+		if errA != nil || errB != nil || a <= 0 || b <= 0 {
+			rd.bad(e, "dt", "a positive number or a ratio \"p/q\" of positive integers", s)
+			return 0
+		}
+		return float64(a) / float64(b)
+	}
+	return rd.numValue(e, "dt", s, positive)
 }
 
 // num reads a required number.
@@ -573,7 +602,7 @@ func (rd *reader) integrator(e *elem) Integrator {
 	rd.noChildren(e)
 	return Integrator{
 		Type: rd.choice(e, "type", "verlet", "symplectic_euler"),
-		Dt:   rd.num(e, "dt", positive),
+		Dt:   rd.timeStep(e),
 		Line: e.line,
 	}
 }

@@ -278,7 +278,7 @@ func TestReadErrors(t *testing.T) {
 		{"portal index", head + `  <static_plane x="0 0" n="0 1"/>` + "\n" + `  <static_plane x="0 5" n="0 -1"/>` + "\n" + `  <planar_portal planeA="0" planeB="2"/>` + "\n" + tail, []string{"bad.xml:5:", `planar_portal attribute "planeB"`, `got "2"`}},
 		{"portal reuse", head + `  <static_plane x="0 0" n="0 1"/>` + "\n" + `  <static_plane x="0 5" n="0 -1"/>` + "\n" + `  <planar_portal planeA="0" planeB="0"/>` + "\n" + tail, []string{"bad.xml:5:", `planar_portal attribute "planeB"`}},
 		{"text", head + "  hello\n" + tail, []string{"bad.xml:3:", `unexpected text "hello"`}},
-		{"duplicate attribute", head + `  <ball x="0" x="1" y="0" vx="0" vy="0" m="1" r="1" fixed="0"/>` + "\n" + tail, []string{"bad.xml:3:"}},
+		{"ratio dt", strings.Replace(head, `dt="0.1"`, `dt="1/0"`, 1) + tail, []string{"bad.xml:2:", `integrator attribute "dt": expected a positive number or a ratio "p/q" of positive integers, got "1/0"`}},
 		{"end_time", head + `  <end_time t="0"/>` + "\n" + tail, []string{"bad.xml:3:", `end_time attribute "t"`}},
 		{"camera", head + `  <camera cx="0" cy="0" scale_factor="1" fps="-3" render_at_fps="0" locked="0"/>` + "\n" + tail, []string{"bad.xml:3:", `camera attribute "fps"`}},
 	}
@@ -455,5 +455,29 @@ func TestDrumGrid(t *testing.T) {
 	s := DrumRandom9x9(3)
 	if len(s.Balls) != 81 || s.Gravity != (Gravity{}) || s.Integrator.Dt != 0.01 || len(s.Drums) != 1 {
 		t.Errorf("DrumRandom9x9: %d balls, %+v", len(s.Balls), s.Gravity)
+	}
+}
+
+// TestReadLenientAsSCISim: a repeated attribute is read as RapidXML reads
+// it (the first value) with a warning naming the line, and dt may be a
+// ratio of integers, as in SCISim.
+func TestReadLenientAsSCISim(t *testing.T) {
+	doc := `<ball2d_scene>
+  <integrator type="verlet" dt="1/10800"/>
+  <ball x="0" x="1" y="0" vx="0" vy="0" m="1" r="1" fixed="0"/>
+</ball2d_scene>`
+	s, err := ReadBall2D(strings.NewReader(doc), "dup.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Balls[0].X != 0 {
+		t.Errorf("x = %v, want the first value 0", s.Balls[0].X)
+	}
+	if s.Integrator.Dt != 1.0/10800 {
+		t.Errorf("dt = %v, want 1/10800", s.Integrator.Dt)
+	}
+	want := `dup.xml:3: ball: attribute "x" given twice; the first value "0" is used (as SCISim's RapidXML does), "1" is ignored`
+	if len(s.Warnings) != 1 || s.Warnings[0] != want {
+		t.Errorf("warnings %q, want [%q]", s.Warnings, want)
 	}
 }

@@ -42,7 +42,7 @@ func RootElement(path string) (string, error) {
 // of type sphere and box, rigid_body_with_density, static_plane,
 // static_cylinder, end_time; camera_perspective and *_renderer elements
 // are display-only and skipped. Geometry types are sphere, box and mesh
-// (Wavefront OBJ files only). Any other element or geometry type (staple,
+// (Wavefront OBJ files, or SCISim's HDF5 .h5 mesh files). Any other element or geometry type (staple,
 // …) is an error naming the element and its line.
 func ReadRigidBody3D(r io.Reader, source string) (*RigidBody3DScene, error) {
 	root, err := parseTree(r, source)
@@ -54,6 +54,7 @@ func ReadRigidBody3D(r io.Reader, source string) (*RigidBody3DScene, error) {
 	if rd.err != nil {
 		return nil, rd.err
 	}
+	s.Warnings = rd.warnings
 	return s, nil
 }
 
@@ -126,7 +127,7 @@ func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 			if single(&integ, e) {
 				rd.checkAttrs(e, "type", "dt")
 				rd.noChildren(e)
-				s.Integrator = Integrator{Type: rd.choice(e, "type", "dmv", "split_ham", "symplectic_euler"), Dt: rd.num(e, "dt", positive), Line: e.line}
+				s.Integrator = Integrator{Type: rd.choice(e, "type", "dmv", "split_ham", "symplectic_euler"), Dt: rd.timeStep(e), Line: e.line}
 			}
 		case "impact_operator":
 			if single(&impact, e) {
@@ -222,8 +223,8 @@ func (rd *reader) geometry3D(e *elem) Geometry3D {
 		if f, ok := rd.required(e, "filename"); ok {
 			if strings.TrimSpace(f) == "" {
 				rd.bad(e, "filename", "a mesh file name", f)
-			} else if !strings.HasSuffix(strings.ToLower(f), ".obj") {
-				rd.bad(e, "filename", "a Wavefront .obj file (SCISim's HDF5 meshes are not supported)", f)
+			} else if l := strings.ToLower(f); !strings.HasSuffix(l, ".obj") && !strings.HasSuffix(l, ".h5") {
+				rd.bad(e, "filename", "a Wavefront .obj file or one of SCISim's HDF5 (.h5) mesh files", f)
 			} else if filepath.IsAbs(f) {
 				g.File = f
 			} else {

@@ -59,7 +59,7 @@ func TestReadRigidBody3DErrors(t *testing.T) {
 		{`<integrator type="dmv" dt="0.01"/>
 <geometry type="staple" w="1" l="1" D="0.1"/>`, `t.xml:3: geometry attribute "type": staple geometry is not supported yet`},
 		{`<integrator type="dmv" dt="0.01"/>
-<geometry type="mesh" filename="dragon.h5"/>`, `t.xml:3: geometry attribute "filename": expected a Wavefront .obj file`},
+<geometry type="mesh" filename="dragon.stl"/>`, `t.xml:3: geometry attribute "filename": expected a Wavefront .obj file or one of SCISim's HDF5 (.h5) mesh files, got "dragon.stl"`},
 		{`<integrator type="dmv" dt="0.01"/>
 <kinematic_object x="0 0 0"/>`, `t.xml:3: unsupported element <kinematic_object>`},
 		{`<integrator type="dmv" dt="-1"/>`, `t.xml:2: integrator attribute "dt": expected a positive finite number, got "-1"`},

@@ -2,6 +2,9 @@ package scene
 
 // RigidBody3DScene is a SCISim <rigidbody3d_scene>. Vectors are [x, y, z].
 type RigidBody3DScene struct {
+	// Warnings are "FILE:LINE: message" lines about input read leniently,
+	// as SCISim reads it (a repeated attribute: the first value is used).
+	Warnings   []string
 	Source     string
 	Integrator Integrator // Type: dmv, split_ham or symplectic_euler
 	// ImpactOperator is the <impact_operator> (Type "" if absent).

@@ -111,7 +111,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	sys, name, end, err := openScene(c.sceneArg, c.opts)
+	sys, name, end, err := openScene(c.sceneArg, c.opts, stderr)
 	if err != nil {
 		return err
 	}
@@ -147,8 +147,9 @@ func runAndReport(sys runner.System, c *runConfig, stdout, stderr io.Writer) err
 // openScene reads the scene of a run: builtin:NAME, or a SCISim XML file
 // dispatched on its root element. It returns the system, the run's
 // default name and the scene's end time (0 if it has none). Every error is
-// bad input.
-func openScene(arg string, opts scenario.Options) (sys runner.System, name string, end float64, err error) {
+// bad input; the reader's warnings (input SCISim accepts leniently) go to
+// warn, one line each.
+func openScene(arg string, opts scenario.Options, warn io.Writer) (sys runner.System, name string, end float64, err error) {
 	if b, ok := strings.CutPrefix(arg, "builtin:"); ok {
 		if mk, found := builtins3D[b]; found {
 			s, dt, err := mk.make()
@@ -166,6 +167,7 @@ func openScene(arg string, opts scenario.Options) (sys runner.System, name strin
 		if err != nil {
 			return nil, "", 0, usageError{err}
 		}
+		printWarnings(warn, sc.Warnings)
 		r, err := scenario.NewRigid3D(sc, opts)
 		if err != nil {
 			return nil, "", 0, usageError{err}
@@ -176,11 +178,18 @@ func openScene(arg string, opts scenario.Options) (sys runner.System, name strin
 	if err != nil {
 		return nil, "", 0, err
 	}
+	printWarnings(warn, sc.Warnings)
 	r, err := scenario.NewBall2D(sc, opts)
 	if err != nil {
 		return nil, "", 0, usageError{err}
 	}
 	return runner.Ball2D(r), name, sc.EndTime, nil
+}
+
+func printWarnings(w io.Writer, warnings []string) {
+	for _, l := range warnings {
+		fmt.Fprintf(w, "impactsim: warning: %s\n", l)
+	}
 }
 
 func fileStem(path string) string {
