@@ -19,7 +19,44 @@
 //     Satisfies BRK, SYM, KIN, MOM and ONE.
 //   - grr (GRR, §5): generalized restitution, v⁺ = (1−c)v⁺₀ + c v⁺₁ with v⁺₀
 //     from the inelastic LCP and v⁺₁ from GR at c = 1; free of inelastic
-//     collapse for every c.
+//     collapse for every c. With per-contact coefficients see below.
+//
+// # grr with a vector c (per-contact restitution)
+//
+// Smith et al. §12 leave per-contact restitution inside generalized
+// restitution open; Bounce Maps (package bouncemap) give every contact its
+// own cᵢ. With λ₀ the inelastic LCP's impulses and λ₁ GR's at c = 1:
+//
+//	λ_c = (1 − cᵢ)λ₀ᵢ + cᵢλ₁ᵢ,   v_c = v⁻ + M⁻¹Gλ_c,                        (R1)
+//	v⁺ = P_K(v_c) = v_c + M⁻¹Gμ,   K = {v : Gᵀv ≥ 0},                          (R2)
+//
+// where P_K is the M-orthogonal projection onto the admissible cone — the
+// inelastic LCP started from v_c, μ ≥ 0 its impulses (μ = 0 when nothing
+// approaches at v_c). If v⁺ still has more kinetic energy than v⁻, the
+// restitution part is shrunk,
+//
+//	λ(s) = λ₀ + s(λ_c − λ₀),   v⁺(s) = P_K(v⁻ + M⁻¹Gλ(s)),                     (R3)
+//
+// with s ∈ [0, 1) found by bisection (to 1e-12) as the largest tested s
+// whose T(v⁺(s)) ≤ T(v⁻)(1 + 10⁻¹²); s = 0 is the inelastic answer, so one
+// exists. Properties (tested on 600 random clusters and piles):
+//
+//   - equal cᵢ = c: v_c is a convex combination of two admissible
+//     velocities, admissible itself, so μ = 0 and the result is grr at c bit
+//     for bit (the uniform rule runs);
+//   - all cᵢ = 1: GR, so kinetic energy is kept (KIN) to 1e-12;
+//   - cᵢ ≤ 1: T(v⁺) ≤ T(v⁻)(1 + 10⁻¹²) by (R3): the projection never adds
+//     energy (P_K is non-expansive toward 0 ∈ K), and mixing per contact
+//     can — in 15 of 20,000 random piles with cᵢ ∈ {0, 1} the projected mix
+//     gained up to 2.9% — which the shrink removes;
+//   - Gᵀv⁺ ≥ 0 up to the LCP's tolerance (nothing approaches), every
+//     impulse compressive ((1 − cᵢ)λ₀ᵢ + cᵢλ₁ᵢ ≥ 0, μ ≥ 0), and momentum
+//     conserved (all changes are contact impulses);
+//   - cᵢ → c moves v⁺ continuously to grr at c.
+//
+// The projection costs one more inelastic LCP when the mix approaches
+// somewhere (almost always with unequal cᵢ), the shrink one per bisection
+// step (rare).
 //
 // From Zhang et al., "Quadratic Contact Energy Model for Multi-impact
 // Simulation" (see qce.go and qcelcp.go for the mathematics):

@@ -117,4 +117,17 @@
 //
 // Boxes and meshes inside a static cylinder touch it with every corner or
 // vertex beyond its radius (inward radial normal at qᵗ).
+//
+// # Restitution per contact (System.Maps)
+//
+// Every contact has restitution System.CoR unless bodies carry restitution
+// maps (Bounce Maps, package bouncemap): body I is hit at its point P with
+// outward normal −n, body J at PJ with n, both taken to the body frames at
+// qᵗ, and the map gives ε there. Two mapped bodies combine through
+// System.Combine (default the arithmetic mean, Wang et al.'s choice); a
+// mapped body against static geometry (a plane, a cylinder, a fixed body
+// without a map) takes its map's ε alone, the map having been made against
+// a rigid plane; against a moving body without a map, Combine(ε, CoR). The
+// per-contact values go to mech.Problem.CoR, which lcp, gr and the pairwise
+// operators apply per contact and grr by its vector rule (package impact).
 package rigid3d

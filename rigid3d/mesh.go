@@ -102,6 +102,19 @@ func ReadOBJ(r io.Reader, source string) ([]r3.Vec, [][3]int, error) {
 	return vs, fs, nil
 }
 
+// WriteOBJ writes vertices and triangles as a Wavefront OBJ file (1-based
+// indices, shortest exact decimal coordinates), readable by ReadOBJ.
+func WriteOBJ(w io.Writer, vs []r3.Vec, fs [][3]int) error {
+	bw := bufio.NewWriter(w)
+	for _, v := range vs {
+		fmt.Fprintf(bw, "v %s %s %s\n", strconv.FormatFloat(v.X, 'g', -1, 64), strconv.FormatFloat(v.Y, 'g', -1, 64), strconv.FormatFloat(v.Z, 'g', -1, 64))
+	}
+	for _, f := range fs {
+		fmt.Fprintf(bw, "f %d %d %d\n", f[0]+1, f[1]+1, f[2]+1)
+	}
+	return bw.Flush()
+}
+
 type edgeKey struct{ a, b int }
 
 // ValidateSurface checks that (vs, fs) is a closed, consistently oriented

@@ -19,8 +19,9 @@ import (
 //     (−n, −r_J × n) on body J, r_I = P − x_I, r_J = PJ − x_J;
 //   - two columns of D per contact, unit tangents t₁, t₂ with (n, t₁, t₂)
 //     right-handed, same sign pattern; DContact maps them to their contact;
-//   - CoR and Mu from the system; Bodies (I, J) with −1 for static geometry
-//     and fixed bodies.
+//   - Mu from the system; CoR from the system or, for bodies with
+//     restitution maps, per contact (contactRestitution); Bodies (I, J)
+//     with −1 for static geometry and fixed bodies.
 //
 // Entries for fixed bodies are omitted (their M⁻¹ block is zero).
 func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
@@ -77,7 +78,7 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 		appendCol(&p.D, bi, bj, ri, rj, t1)
 		appendCol(&p.D, bi, bj, ri, rj, t2)
 		p.DContact = append(p.DContact, k, k)
-		p.CoR = append(p.CoR, s.CoR)
+		p.CoR = append(p.CoR, s.contactRestitution(c, q0))
 		p.Mu = append(p.Mu, s.Mu)
 		p.Bodies = append(p.Bodies, bi, bj)
 	}
@@ -123,4 +124,52 @@ func tangents(n r3.Vec) (r3.Vec, r3.Vec) {
 	}
 	t1 := r3.Unit(r3.Cross(e, n))
 	return t1, r3.Cross(n, t1)
+}
+
+// contactRestitution is the coefficient of restitution of contact c: with
+// n from J to I, body I is hit at P with outward normal −n and body J at PJ
+// with outward normal n, both taken to the body frames at q0. A body with
+// a map gives ε = map(X, N); then
+//
+//   - both bodies mapped: Combine(ε_I, ε_J) (default arithmetic mean, the
+//     paper's choice for its two-body examples);
+//   - one mapped, the other static geometry (a plane, a cylinder, a fixed
+//     body without a map): the map's ε alone (the map was made against a
+//     rigid plane);
+//   - one mapped, the other a moving body without a map: Combine(ε, CoR);
+//   - neither mapped: CoR.
+func (s *System) contactRestitution(c *Contact, q0 []float64) float64 {
+	if s.Maps == nil {
+		return s.CoR
+	}
+	side := func(b int, p, n r3.Vec) (eps float64, mapped, static bool) {
+		if b < 0 {
+			return 0, false, true
+		}
+		if m := s.Maps[b]; m != nil {
+			x, o := Pose(q0, b)
+			r := o.Matrix()
+			return m.Restitution(r.MulTVec(r3.Sub(p, x)), r.MulTVec(n)), true, false
+		}
+		return 0, false, s.Fixed[b]
+	}
+	ei, mi, si := side(c.I, c.P, r3.Scale(-1, c.N))
+	ej, mj, sj := side(c.J, c.PJ, c.N)
+	combine := s.Combine
+	if combine == nil {
+		combine = func(a, b float64) float64 { return (a + b) / 2 }
+	}
+	switch {
+	case mi && mj:
+		return combine(ei, ej)
+	case mi && sj:
+		return ei
+	case mj && si:
+		return ej
+	case mi:
+		return combine(ei, s.CoR)
+	case mj:
+		return combine(ej, s.CoR)
+	}
+	return s.CoR
 }

@@ -115,6 +115,13 @@ func ParseIntegrator(name string) (Integrator, error) {
 	return 0, fmt.Errorf("unknown integrator %q (want dmv, split_ham or symplectic_euler)", name)
 }
 
+// RestitutionMap is a body's coefficient of restitution at a contact: x
+// the contact point and n the body's outward unit normal there, both in
+// the body frame (a Bounce Map, package bouncemap).
+type RestitutionMap interface {
+	Restitution(x, n r3.Vec) float64
+}
+
 // System is a set of rigid bodies with static planes and cylinders, uniform
 // gravity, and one restitution and friction coefficient for all contacts.
 //
@@ -133,6 +140,13 @@ type System struct {
 
 	CoR, Mu    float64
 	Integrator Integrator
+
+	// Maps, if set (one entry per body, nil for bodies without one), gives
+	// bodies a restitution that depends on where and how they are hit (a
+	// Bounce Map); Combine merges two bodies' values (nil: the arithmetic
+	// mean). See contactRestitution for the rule.
+	Maps    []RestitutionMap
+	Combine func(a, b float64) float64
 
 	// Q and V are the initial state built by AddBody.
 	Q, V []float64
@@ -213,6 +227,9 @@ func (s *System) Validate() error {
 	}
 	if !(s.CoR >= 0 && s.CoR <= 1) {
 		return fmt.Errorf("restitution %v, want 0 ≤ c ≤ 1", s.CoR)
+	}
+	if s.Maps != nil && len(s.Maps) != s.N() {
+		return fmt.Errorf("%d restitution maps for %d bodies", len(s.Maps), s.N())
 	}
 	if !(s.Mu >= 0) || math.IsInf(s.Mu, 0) {
 		return fmt.Errorf("friction coefficient %v, want finite μ ≥ 0", s.Mu)

@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/gonum/spatial/r3"
 
+	"impactsim/bouncemap"
 	"impactsim/friction"
 	"impactsim/impact"
 	"impactsim/rigid3d"
@@ -41,6 +42,11 @@ func Rigid3DFromScene(sc *scene.RigidBody3DScene) (*rigid3d.System, error) {
 		s.Cyls = append(s.Cyls, rigid3d.Cylinder{P: vec(c.X), A: vec(c.Axis), R: c.R})
 	}
 	meshes := make([]*meshGeo, len(sc.Geometries))
+	mapOf := make([]*scene.BounceMap3D, len(sc.Geometries))
+	for k := range sc.BounceMaps {
+		mapOf[sc.BounceMaps[k].Geo] = &sc.BounceMaps[k]
+	}
+	bodyMaps := make([]*bouncemap.BodyMap, len(sc.Geometries))
 	for _, b := range sc.Bodies {
 		g := sc.Geometries[b.Geo]
 		var sh rigid3d.Shape
@@ -59,6 +65,13 @@ func Rigid3DFromScene(sc *scene.RigidBody3DScene) (*rigid3d.System, error) {
 				meshes[b.Geo] = mg
 			}
 			mg := meshes[b.Geo]
+			if bm := mapOf[b.Geo]; bm != nil && bodyMaps[b.Geo] == nil {
+				m, err := loadBodyMap(bm, mg, g.File)
+				if err != nil {
+					return nil, fmt.Errorf("%s:%d: bounce_map: %w", sc.Source, bm.Line, err)
+				}
+				bodyMaps[b.Geo] = m
+			}
 			sh = rigid3d.Shape{Kind: rigid3d.MeshShape, Mesh: mg.mesh}
 			// as SCISim: the centre of mass is x + CM (CM of the file's
 			// geometry, not rotated) and the orientation R₀ · R_principal
@@ -67,7 +80,20 @@ func Rigid3DFromScene(sc *scene.RigidBody3DScene) (*rigid3d.System, error) {
 		default:
 			return nil, fmt.Errorf("%s:%d: geometry %q is not supported", sc.Source, g.Line, g.Type)
 		}
-		s.AddBody(sh, b.Rho, x, o, vec(b.V), vec(b.Omega), b.Fixed)
+		i := s.AddBody(sh, b.Rho, x, o, vec(b.V), vec(b.Omega), b.Fixed)
+		if m := bodyMaps[b.Geo]; g.Type == "mesh" && m != nil {
+			if s.Maps == nil {
+				s.Maps = make([]rigid3d.RestitutionMap, len(sc.Bodies))
+			}
+			s.Maps[i] = m
+		}
+	}
+	if c := sc.BounceMapCombiner; c.Name != "" {
+		cb, err := bouncemap.CombinerByName(c.Name)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: bounce_map_combiner attribute \"name\": %w", sc.Source, c.Line, err)
+		}
+		s.Combine = cb.F
 	}
 	if err := s.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", sc.Source, err)
@@ -79,6 +105,28 @@ type meshGeo struct {
 	mesh  *rigid3d.Mesh
 	com   r3.Vec
 	frame rigid3d.Quat
+	vs    []r3.Vec // the file's surface, for bounce maps' shape check
+	fs    [][3]int
+}
+
+// loadBodyMap reads the bounce map of a scene's <bounce_map> element and
+// places it in the mesh's body frame.
+func loadBodyMap(bm *scene.BounceMap3D, mg *meshGeo, meshFile string) (*bouncemap.BodyMap, error) {
+	f, err := os.Open(bm.File)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	mp, err := bouncemap.Read(f, bm.File)
+	if err != nil {
+		return nil, err
+	}
+	m, err := bouncemap.NewBodyMap(mp, mg.vs, mg.fs, mg.com, mg.frame, bm.Alpha, meshFile, bm.File)
+	if err != nil {
+		return nil, err
+	}
+	m.MLS = bm.Lookup == "mls"
+	return m, nil
 }
 
 // MeshSDFResolution is the number of signed-distance-field cells along the
@@ -108,7 +156,7 @@ func loadMesh(path string) (*meshGeo, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &meshGeo{m, com, q}, nil
+	return &meshGeo{m, com, q, vs, fs}, nil
 }
 
 // NewRigid3D builds the system, contact law and stepper for a rigidbody3d

@@ -27,6 +27,29 @@
 // does not support (penalty, scripting) are rejected
 // with their line.
 //
+// # Bounce maps in rigidbody3d scenes (impactsim's elements)
+//
+// SCISim has no per-contact restitution. A rigidbody3d scene may add
+//
+//	<bounce_map geo_idx="0" file="bunny.bmap" alpha="1" lookup="nearest"/>
+//	<bounce_map_combiner name="arithmetic"/>
+//
+// <bounce_map> (any number, one per geometry) gives every body of mesh
+// geometry geo_idx (negative counts from the end, as for bodies) the
+// restitution of the bounce map in file (package bouncemap's format,
+// made with `impactsim bouncemap build`; relative to the scene file's
+// directory), scaled by alpha ∈ [0, 1] (optional, default 1), looked up
+// by the nearest sample or a moving least-squares fit (lookup, optional,
+// default nearest). <bounce_map_combiner> (at most one) names how two
+// mapped bodies combine (arithmetic, geometric, harmonic,
+// geometric_flipped, harmonic_flipped, min, max; default arithmetic). A
+// geo_idx outside the geometries or of a sphere or box, a duplicate map
+// for one geometry, alpha outside [0, 1], an unknown lookup or combiner,
+// an unreadable map and a map made for another surface (its shape hash)
+// are FILE:LINE errors naming the element; the scene's impact_operator CoR
+// remains the restitution of contacts without maps (rigid3d.System.Maps
+// for the rule).
+//
 // # Constraints the scenes describe
 //
 // With xᵢ the centre and rᵢ the radius of ball i, a scene's geometry is the

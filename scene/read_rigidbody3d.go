@@ -2,6 +2,7 @@ package scene
 
 import (
 	"bytes"
+	"fmt"
 	"io"
 	"math"
 	"os"
@@ -41,8 +42,10 @@ func RootElement(path string) (string, error) {
 // lcp_impact_solver and mdp_friction_solver), near_earth_gravity, geometry
 // of type sphere and box, rigid_body_with_density, static_plane,
 // static_cylinder, end_time; camera_perspective and *_renderer elements
-// are display-only and skipped. Geometry types are sphere, box and mesh
-// (Wavefront OBJ files, or SCISim's HDF5 .h5 mesh files). Any other element or geometry type (staple,
+// are display-only and skipped; impactsim's bounce_map and
+// bounce_map_combiner (see the package documentation). Geometry types are
+// sphere, box and mesh (Wavefront OBJ files, or SCISim's HDF5 .h5 mesh
+// files). Any other element or geometry type (staple,
 // …) is an error naming the element and its line.
 func ReadRigidBody3D(r io.Reader, source string) (*RigidBody3DScene, error) {
 	root, err := parseTree(r, source)
@@ -117,7 +120,8 @@ func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 		*slot = e
 		return true
 	}
-	var bodies []*elem
+	var bodies, maps []*elem
+	var combiner *elem
 	for _, e := range root.children {
 		if rd.err != nil {
 			return s
@@ -161,6 +165,16 @@ func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 			s.Geometries = append(s.Geometries, rd.geometry3D(e))
 		case "rigid_body_with_density":
 			bodies = append(bodies, e)
+		case "bounce_map":
+			maps = append(maps, e)
+		case "bounce_map_combiner":
+			if single(&combiner, e) {
+				rd.checkAttrs(e, "name")
+				rd.noChildren(e)
+				if n, ok := rd.required(e, "name"); ok {
+					s.BounceMapCombiner = BounceMapCombiner{Name: strings.TrimSpace(n), Line: e.line}
+				}
+			}
 		case "static_plane":
 			rd.checkAttrs(e, "x", "n")
 			rd.noChildren(e)
@@ -198,7 +212,57 @@ func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 		}
 		s.Bodies = append(s.Bodies, rd.body3D(e, len(s.Geometries)))
 	}
+	seen := map[int]int{}
+	for _, e := range maps {
+		if rd.err != nil {
+			break
+		}
+		m := rd.bounceMap(e, s.Geometries)
+		if first, dup := seen[m.Geo]; dup && rd.err == nil {
+			rd.fail(e.line, "duplicate <bounce_map> for geometry %d (first on line %d)", m.Geo, first)
+			break
+		}
+		seen[m.Geo] = e.line
+		s.BounceMaps = append(s.BounceMaps, m)
+	}
 	return s
+}
+
+// bounceMap reads <bounce_map geo_idx file [alpha] [lookup]>.
+func (rd *reader) bounceMap(e *elem, geos []Geometry3D) BounceMap3D {
+	rd.checkAttrs(e, "geo_idx", "file", "alpha", "lookup")
+	rd.noChildren(e)
+	m := BounceMap3D{Line: e.line, Alpha: 1, Lookup: "nearest"}
+	gi, ok := rd.integer(e, "geo_idx", true, math.MinInt)
+	if ok {
+		if gi < 0 {
+			gi += len(geos)
+		}
+		s, _ := rd.attr(e, "geo_idx")
+		switch {
+		case gi < 0 || gi >= len(geos):
+			rd.bad(e, "geo_idx", "an index in [−number of geometries, number of geometries − 1]", s)
+		case geos[gi].Type != "mesh":
+			rd.bad(e, "geo_idx", fmt.Sprintf("a mesh geometry (geometry %d on line %d is a %s)", gi, geos[gi].Line, geos[gi].Type), s)
+		}
+		m.Geo = gi
+	}
+	if f, ok := rd.required(e, "file"); ok {
+		if strings.TrimSpace(f) == "" {
+			rd.bad(e, "file", "a bounce map file name", f)
+		} else if filepath.IsAbs(f) {
+			m.File = f
+		} else {
+			m.File = filepath.Join(filepath.Dir(rd.src), f)
+		}
+	}
+	if _, ok := rd.attr(e, "alpha"); ok {
+		m.Alpha = rd.num(e, "alpha", unitInterval)
+	}
+	if _, ok := rd.attr(e, "lookup"); ok {
+		m.Lookup = rd.choice(e, "lookup", "nearest", "mls")
+	}
+	return m
 }
 
 func (rd *reader) geometry3D(e *elem) Geometry3D {

@@ -17,6 +17,11 @@ type RigidBody3DScene struct {
 	Planes     []Plane3D
 	Cylinders  []Cylinder3D
 	EndTime    float64 // 0 if absent
+	// BounceMaps are impactsim's <bounce_map> elements (not SCISim's):
+	// per-contact restitution for mesh geometries; BounceMapCombiner is
+	// the <bounce_map_combiner> (Name "" if absent).
+	BounceMaps        []BounceMap3D
+	BounceMapCombiner BounceMapCombiner
 	// Camera is the <camera_perspective> (nil if absent), display only.
 	Camera *Camera3D
 }
@@ -64,4 +69,23 @@ type Cylinder3D struct {
 	X, Axis [3]float64
 	R       float64
 	Line    int
+}
+
+// BounceMap3D is <bounce_map geo_idx="I" file="F.bmap" [alpha="A"]
+// [lookup="nearest|mls"]>: the bodies of mesh geometry I take their
+// restitution from the bounce map F (resolved relative to the scene
+// file's directory), scaled by α ∈ [0, 1] (default 1).
+type BounceMap3D struct {
+	Geo    int
+	File   string
+	Alpha  float64
+	Lookup string // nearest (default) or mls
+	Line   int
+}
+
+// BounceMapCombiner is <bounce_map_combiner name="N">: how two mapped
+// bodies' values combine (bouncemap.Combiners; default arithmetic).
+type BounceMapCombiner struct {
+	Name string
+	Line int
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,14 +13,12 @@ import (
 func writeOBJ(t *testing.T, path string) {
 	t.Helper()
 	vs, fs := rigid3d.CapsuleMesh(0.01, 0.18, 16, 4, 12)
-	var b strings.Builder
-	for _, v := range vs {
-		fmt.Fprintf(&b, "v %v %v %v\n", v.X, v.Y, v.Z)
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, f := range fs {
-		fmt.Fprintf(&b, "f %d %d %d\n", f[0]+1, f[1]+1, f[2]+1)
-	}
-	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+	defer f.Close()
+	if err := rigid3d.WriteOBJ(f, vs, fs); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -88,5 +85,18 @@ func TestBouncemapBuildShow(t *testing.T) {
 	}
 	if _, err := os.Stat("out/teapot.bmap"); err == nil {
 		t.Error("a refused build wrote a map")
+	}
+}
+
+// TestBouncemapRodsScene: the built-in rods scene builds its map and runs;
+// the run's summary reports contacts (the rods reach the floor by t = 0.3).
+func TestBouncemapRodsScene(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runCLI(t, "run", "builtin:bouncemap_rods", "--end", "0.3", "--out", dir, "--quiet", "--frames", "3")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "steps with contacts") || strings.Contains(out, " 0 steps with contacts") {
+		t.Errorf("summary:\n%s", out)
 	}
 }
