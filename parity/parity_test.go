@@ -43,9 +43,10 @@ type entry struct {
 // radius, as the analytic impact has it (rigid3d
 // TestSphereSphereFrictionalImpact). SCISim itself uses the radius when the
 // other sphere is fixed (one_dim_test_2/3 agree). With SCISim's point
-// impactsim reproduces sphere_sphere_smooth_friction to 9.3e-14 and
-// balls_rolling_in_container to 1.7e-7 (measured with that point swapped
-// in).
+// impactsim reproduces sphere_sphere_smooth_friction to 9.3e-14,
+// friction_collide_in_portal (balls of two radii colliding directly and
+// through a planar portal) to 6.7e-15 and balls_rolling_in_container to
+// 1.7e-7 (measured with that point swapped in).
 const sphereLever = "issue 17 item 4: SCISim's free sphere pairs use the ratio point of the centre segment, impactsim the radius"
 
 // sobogusAccuracy is the documented difference of frictional scenes with
@@ -92,7 +93,7 @@ const (
 // CMakeLists.txt) unless an entry says otherwise.
 var parityTable = []entry{
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/card_house.xml", end: 1, known: sobogusAccuracy},
-	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/friction_collide_in_portal.xml", end: 5, known: "issue 17 item 5: duplicated attribute, planar portal"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/friction_collide_in_portal.xml", end: 5, known: sphereLever},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/ball_rolling_in_container.xml", end: 2.35},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/balls_rolling_in_container.xml", end: 2.35, known: sphereLever},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_serialization/one_dim_test_0.xml", end: 2},
@@ -121,7 +122,7 @@ var parityTable = []entry{
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/box_box_test_0.xml", end: 2},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/box_box_test_1.xml", end: 2, known: boxSpin},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/box_box_test_2.xml", end: 2},
-	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/kinematic_object_test.xml", end: 3, known: "issue 17 item 5: planar portal, kinematic objects"},
+	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/kinematic_object_test.xml", end: 3},
 	{system: "rigidbody3d", scene: "rigidbody3d/tests_ipopt_serialization/sphere_sphere_smooth_friction.xml", end: 2, known: sphereLever},
 	// ball2d Lees–Edwards portals (ball2dcli's serialization tests 07–13).
 	{system: "ball2d", scene: "ball2d/lees_edwards/balls_collide_in_portal_test_00.xml", end: 1},

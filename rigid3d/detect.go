@@ -52,6 +52,7 @@ type detector struct {
 	grid     grid
 	clip     [2][16]r3.Vec
 	face     []facePoint
+	images   []portalImage
 }
 
 // facePoint is a clipped incident vertex of a box–box face contact at q1:
@@ -86,6 +87,7 @@ func (d *detector) detect(s *System, q0, q1 []float64) {
 	for _, p := range d.pairs {
 		d.bodyBody(s, q0, q1, p.i, p.j)
 	}
+	d.portalContacts(s, q0, q1)
 	for i := 0; i < n; i++ {
 		if s.Fixed[i] {
 			continue

@@ -130,4 +130,13 @@
 // a rigid plane; against a moving body without a map, Combine(ε, CoR). The
 // per-contact values go to mech.Problem.CoR, which lcp, gr and the pairwise
 // operators apply per contact and grr by its vector rule (package impact).
+//
+// # Portals
+//
+// A Portal joins two planes into a periodic boundary (SCISim's planar
+// portal, portal.go): bodies whose centre passes behind one plane are moved
+// behind the other (AfterStep), and spheres whose bounding box touches a
+// portal plane collide, through the portal, with the spheres near the
+// other plane (normal between the teleported centres at qᵗ, radius lever
+// arms). As in SCISim, only spheres may share a scene with portals.
 package rigid3d

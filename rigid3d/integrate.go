@@ -43,9 +43,9 @@ func (s *System) FreeFlight(q0, v0 []float64, h float64, q1, v1 []float64) {
 	}
 }
 
-// AfterStep does nothing: the quaternions are renormalized inside every
-// free-flight step.
-func (s *System) AfterStep(q, v []float64) {}
+// AfterStep teleports the bodies that passed a portal plane (the
+// quaternions are renormalized inside every free-flight step).
+func (s *System) AfterStep(q, v []float64) { s.applyPortals(q) }
 
 // bodyMomentum returns m = Rᵀ L = diag(I) Rᵀ ω, the body-frame angular
 // momentum, and the world angular momentum L = R m.

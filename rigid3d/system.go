@@ -136,6 +136,7 @@ type System struct {
 	Fixed   []bool    // per body
 	Planes  []Plane
 	Cyls    []Cylinder
+	Portals []Portal // periodic boundaries (spheres only)
 	Gravity r3.Vec
 
 	CoR, Mu    float64
@@ -224,6 +225,9 @@ func (s *System) Validate() error {
 		if math.Abs(r3.Norm(c.A)-1) > 1e-12 || !(c.R > 0) {
 			return fmt.Errorf("cylinder %d: axis %v radius %v, want unit axis and R > 0", i, c.A, c.R)
 		}
+	}
+	if err := s.validatePortals(); err != nil {
+		return err
 	}
 	if !(s.CoR >= 0 && s.CoR <= 1) {
 		return fmt.Errorf("restitution %v, want 0 ≤ c ≤ 1", s.CoR)

@@ -35,8 +35,17 @@ func Rigid3DFromScene(sc *scene.RigidBody3DScene) (*rigid3d.System, error) {
 		return nil, fmt.Errorf("%s:%d: integrator: %w", sc.Source, sc.Integrator.Line, err)
 	}
 	s := &rigid3d.System{Integrator: integ, Gravity: vec(sc.Gravity), CoR: 1}
-	for _, p := range sc.Planes {
-		s.Planes = append(s.Planes, rigid3d.NewPlane(vec(p.X), vec(p.N)))
+	portalPlane := map[int]bool{}
+	for _, po := range sc.Portals {
+		portalPlane[po.PlaneA], portalPlane[po.PlaneB] = true, true
+		a, b := sc.Planes[po.PlaneA], sc.Planes[po.PlaneB]
+		s.Portals = append(s.Portals, rigid3d.Portal{A: rigid3d.NewPlane(vec(a.X), vec(a.N)), B: rigid3d.NewPlane(vec(b.X), vec(b.N)),
+			Mult: [3]float64{float64(po.Multiplier[0]), float64(po.Multiplier[1]), float64(po.Multiplier[2])}})
+	}
+	for k, p := range sc.Planes {
+		if !portalPlane[k] { // a portal's planes are not walls (SCISim removes them)
+			s.Planes = append(s.Planes, rigid3d.NewPlane(vec(p.X), vec(p.N)))
+		}
 	}
 	for _, c := range sc.Cylinders {
 		s.Cyls = append(s.Cyls, rigid3d.Cylinder{P: vec(c.X), A: vec(c.Axis), R: c.R})

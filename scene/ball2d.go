@@ -175,7 +175,11 @@ type Portal struct {
 	PlaneA, PlaneB int
 	LeesEdwards    bool
 	V, Bounds      float64
-	Line           int
+	// Multiplier is a rigidbody3d portal's multiplier="m0 m1 m2" (each
+	// ±1): the signs of the normal and tangent components in the map
+	// between the planes (rigid3d.Portal). Unused in 2D.
+	Multiplier [3]int
+	Line       int
 }
 
 // Element returns the portal's element name.

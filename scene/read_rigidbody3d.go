@@ -41,11 +41,12 @@ func RootElement(path string) (string, error) {
 // sobogus_friction_solver, staggered_projections_friction_solver (with
 // lcp_impact_solver and mdp_friction_solver), near_earth_gravity, geometry
 // of type sphere and box, rigid_body_with_density, static_plane,
-// static_cylinder, end_time; camera_perspective and *_renderer elements
-// are display-only and skipped; impactsim's bounce_map and
-// bounce_map_combiner (see the package documentation). Geometry types are
-// sphere, box and mesh (Wavefront OBJ files, or SCISim's HDF5 .h5 mesh
-// files). Any other element or geometry type (staple,
+// static_cylinder, planar_portal (with multiplier), end_time;
+// camera_perspective and *_renderer elements are display-only and skipped;
+// impactsim's bounce_map and bounce_map_combiner (see the package
+// documentation). Geometry types are sphere, box and mesh (Wavefront OBJ
+// files, or SCISim's HDF5 .h5 mesh files). Any other element or geometry
+// type (staple,
 // …) is an error naming the element and its line.
 func ReadRigidBody3D(r io.Reader, source string) (*RigidBody3DScene, error) {
 	root, err := parseTree(r, source)
@@ -179,6 +180,8 @@ func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 			rd.checkAttrs(e, "x", "n")
 			rd.noChildren(e)
 			s.Planes = append(s.Planes, Plane3D{X: rd.vec3(e, "x"), N: rd.unitVec3(e, "n"), Line: e.line})
+		case "planar_portal":
+			s.Portals = append(s.Portals, rd.portal3D(e))
 		case "static_cylinder":
 			rd.checkAttrs(e, "x", "axis", "R")
 			rd.noChildren(e)
@@ -206,6 +209,7 @@ func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 		rd.fail(integ.line, "integrator: <nbgs_friction_solver> (line %d) steps with semi-implicit Euler: expected type=\"symplectic_euler\", got %q", s.Friction.Line, s.Integrator.Type)
 		return s
 	}
+	rd.checkPortals(len(s.Planes), s.Portals)
 	for _, e := range bodies {
 		if rd.err != nil {
 			break
@@ -263,6 +267,34 @@ func (rd *reader) bounceMap(e *elem, geos []Geometry3D) BounceMap3D {
 		m.Lookup = rd.choice(e, "lookup", "nearest", "mls")
 	}
 	return m
+}
+
+// portal3D reads a rigidbody3d <planar_portal planeA planeB multiplier>;
+// SCISim requires the multiplier, three integers each −1 or 1.
+func (rd *reader) portal3D(e *elem) Portal {
+	rd.checkAttrs(e, "planeA", "planeB", "multiplier")
+	rd.noChildren(e)
+	p := Portal{Line: e.line}
+	p.PlaneA, _ = rd.integer(e, "planeA", true, 0)
+	p.PlaneB, _ = rd.integer(e, "planeB", true, 0)
+	if s, ok := rd.required(e, "multiplier"); ok {
+		f := strings.Fields(s)
+		good := len(f) == 3
+		for i := 0; good && i < 3; i++ {
+			switch f[i] {
+			case "1", "+1":
+				p.Multiplier[i] = 1
+			case "-1":
+				p.Multiplier[i] = -1
+			default:
+				good = false
+			}
+		}
+		if !good {
+			rd.bad(e, "multiplier", `three signs "±1 ±1 ±1"`, s)
+		}
+	}
+	return p
 }
 
 func (rd *reader) geometry3D(e *elem) Geometry3D {

@@ -16,7 +16,10 @@ type RigidBody3DScene struct {
 	Bodies     []Body3D
 	Planes     []Plane3D
 	Cylinders  []Cylinder3D
-	EndTime    float64 // 0 if absent
+	// Portals are the <planar_portal planeA planeB multiplier> elements;
+	// their planes are portal faces, not walls.
+	Portals []Portal
+	EndTime float64 // 0 if absent
 	// BounceMaps are impactsim's <bounce_map> elements (not SCISim's):
 	// per-contact restitution for mesh geometries; BounceMapCombiner is
 	// the <bounce_map_combiner> (Name "" if absent).
