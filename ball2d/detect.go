@@ -1,6 +1,7 @@
 package ball2d
 
 import (
+	"impactsim/geom2d"
 	"math"
 	"slices"
 )
@@ -56,13 +57,6 @@ type Contact struct {
 	N [2]float64
 }
 
-// teleCollision is a candidate TeleportedBallBall contact.
-type teleCollision struct {
-	b0, b1   int32 // b0 < b1
-	p0, p1   int32 // portal or -1
-	pl0, pl1 int8  // plane of the portal
-}
-
 type detector struct {
 	g          grid
 	bruteForce bool // tests: use the all-pairs reference instead of the grid
@@ -72,7 +66,7 @@ type detector struct {
 	imgPort  []int32
 	imgPlane []int8
 	imgPos   [][2]float64
-	tele     []teleCollision
+	tele     []geom2d.ImagePair
 	contacts []Contact
 	cnt      []int32 // sortHits: per ball, then the end of its group
 
@@ -177,44 +171,10 @@ func pairNormal(a0, b0, a1, b1 [2]float64) [2]float64 {
 	return [2]float64{1, 0}
 }
 
-// ccd reports whether balls a and b, moving linearly from (a0, b0) at t = 0 to
-// (a1, b1) at t = 1, touch or overlap at some t ∈ [0, 1]. It solves
-// |Δ₀ + t(Δ₁ − Δ₀)|² = (ra + rb)² as SCISim's
-// CollisionDetectionUtilities::ballBallCCDCollisionHappens, with the same
-// numerically stable root formulas.
+// ccd is the swept circle test of geom2d (SCISim's
+// ballBallCCDCollisionHappens).
 func ccd(a0, a1 [2]float64, ra float64, b0, b1 [2]float64, rb float64) bool {
-	d0x, d0y := a0[0]-b0[0], a0[1]-b0[1]
-	ddx, ddy := a1[0]-b1[0]-d0x, a1[1]-b1[1]-d0y
-	rs := ra + rb
-	c0 := d0x*d0x + d0y*d0y - rs*rs
-	c1 := 2.0 * (d0x*ddx + d0y*ddy)
-	c2 := ddx*ddx + ddy*ddy
-	if c2 == 0 {
-		// No relative motion: collide iff overlapping already.
-		return c0 <= 0
-	}
-	c1c1 := c1 * c1
-	fc2c0 := 4 * c2 * c0
-	if c1c1 < fc2c0 {
-		return false // no real root: never touch
-	}
-	s := math.Sqrt(c1c1 - fc2c0)
-	var root1 float64 // larger root
-	if c1 > 0 {
-		root1 = (2.0 * c0) / (-c1 - s)
-	} else {
-		root1 = (-c1 + s) / (2.0 * c2)
-	}
-	if root1 < 0 {
-		return false // contact interval lies before the step
-	}
-	var root0 float64 // smaller root
-	if c1 >= 0 {
-		root0 = (-c1 - s) / (2.0 * c2)
-	} else {
-		root0 = (2.0 * c0) / (-c1 + s)
-	}
-	return !(root0 > 1) // false only when the contact interval starts after the step
+	return geom2d.CirclesMeet(a0, a1, ra, b0, b1, rb)
 }
 
 // detect fills d.contacts for the step q0 → q1 (q1 the free-flight
@@ -481,18 +441,18 @@ func (d *detector) ballBallPortals(s *System, q0, q1 []float64) {
 			continue
 		}
 		// a is never an image unless b is one too (images follow the balls).
-		tc := teleCollision{b0: int32(a), p0: -1, p1: -1}
+		tc := geom2d.ImagePair{B0: int32(a), P0: -1, P1: -1}
 		var x0 [2]float64
 		if ta {
 			k := a - n
-			tc.b0, tc.p0, tc.pl0, x0 = d.imgBall[k], d.imgPort[k], d.imgPlane[k], d.imgPos[k]
+			tc.B0, tc.P0, tc.ThroughB0, x0 = d.imgBall[k], d.imgPort[k], d.imgPlane[k] == 1, d.imgPos[k]
 		} else {
 			x0 = pos(q1, a)
 		}
 		k := b - n
-		tc.b1, tc.p1, tc.pl1 = d.imgBall[k], d.imgPort[k], d.imgPlane[k]
+		tc.B1, tc.P1, tc.ThroughB1 = d.imgBall[k], d.imgPort[k], d.imgPlane[k] == 1
 		x1 := d.imgPos[k]
-		i, j := int(tc.b0), int(tc.b1)
+		i, j := int(tc.B0), int(tc.B1)
 		if i == j || (s.Fixed[i] && s.Fixed[j]) {
 			continue
 		}
@@ -502,35 +462,28 @@ func (d *detector) ballBallPortals(s *System, q0, q1 []float64) {
 		if !overlapping(x0, x1, s.R[i], s.R[j]) {
 			continue
 		}
-		if tc.b0 > tc.b1 {
-			tc.b0, tc.b1 = tc.b1, tc.b0
-			tc.p0, tc.p1 = tc.p1, tc.p0
-			tc.pl0, tc.pl1 = tc.pl1, tc.pl0
-		}
-		d.tele = append(d.tele, tc)
+		d.tele = append(d.tele, tc.Ordered())
 	}
-	// One contact per pair of balls, the first candidate found (SCISim keeps
-	// the first insertion into a set keyed by the ball indices).
-	slices.SortStableFunc(d.tele, func(x, y teleCollision) int {
-		if x.b0 != y.b0 {
-			return int(x.b0 - y.b0)
-		}
-		return int(x.b1 - y.b1)
-	})
-	for k, tc := range d.tele {
-		if k > 0 && d.tele[k-1].b0 == tc.b0 && d.tele[k-1].b1 == tc.b1 {
-			continue
-		}
-		c0 := s.imageAt(q0, int(tc.b0), int(tc.p0), tc.pl0)
-		c1 := s.imageAt(q0, int(tc.b1), int(tc.p1), tc.pl1)
-		e0 := s.imageAt(q1, int(tc.b0), int(tc.p0), tc.pl0)
-		e1 := s.imageAt(q1, int(tc.b1), int(tc.p1), tc.pl1)
+	for _, tc := range geom2d.FirstPerPair(d.tele) {
+		pl0, pl1 := plane(tc.ThroughB0), plane(tc.ThroughB1)
+		c0 := s.imageAt(q0, int(tc.B0), int(tc.P0), pl0)
+		c1 := s.imageAt(q0, int(tc.B1), int(tc.P1), pl1)
+		e0 := s.imageAt(q1, int(tc.B0), int(tc.P0), pl0)
+		e1 := s.imageAt(q1, int(tc.B1), int(tc.P1), pl1)
 		d.contacts = append(d.contacts, Contact{
-			Kind: TeleportedBallBall, I: tc.b0, J: tc.b1, Obj: -1,
-			PortalI: tc.p0, PortalJ: tc.p1, PlaneI: tc.pl0, PlaneJ: tc.pl1,
+			Kind: TeleportedBallBall, I: tc.B0, J: tc.B1, Obj: -1,
+			PortalI: tc.P0, PortalJ: tc.P1, PlaneI: pl0, PlaneJ: pl1,
 			N: pairNormal(c0, c1, e0, e1),
 		})
 	}
+}
+
+// plane returns the Contact's plane code: 1 for plane B, 0 for A.
+func plane(throughB bool) int8 {
+	if throughB {
+		return 1
+	}
+	return 0
 }
 
 // imageAt returns ball i's centre in q, teleported through plane `plane` of

@@ -71,21 +71,14 @@ func (s *System) AfterStep(q, v []float64) {
 			if s.Fixed[i] {
 				continue
 			}
-			x := [2]float64{q[2*i], q[2*i+1]}
-			var throughB bool
-			switch {
-			case po.A.Behind(x):
-			case po.B.Behind(x):
-				throughB = true
-			default:
+			out, kick, crossed := po.Cross([2]float64{q[2*i], q[2*i+1]})
+			if !crossed {
 				continue
 			}
-			out := po.Teleport(x, throughB)
 			q[2*i], q[2*i+1] = out[0], out[1]
 			if po.LeesEdwards() {
-				k := po.Shear(throughB)
-				v[2*i] += k[0]
-				v[2*i+1] += k[1]
+				v[2*i] += kick[0]
+				v[2*i+1] += kick[1]
 			}
 		}
 	}

@@ -1,6 +1,9 @@
 package ball2d
 
-import "impactsim/mech"
+import (
+	"impactsim/geom2d"
+	"impactsim/mech"
+)
 
 // BuildProblem detects the contacts of the step from q0 to the free-flight
 // prediction q1 (Alg. 4, line 2) and fills p with the instantaneous impact
@@ -66,23 +69,13 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 		if shear {
 			// The image of a ball through a Lees–Edwards portal moves with
 			// the shear velocity u: the relative velocity is v_I − v_J − u.
-			u := s.kick(c)
-			p.NRel = append(p.NRel, -(nx*u[0] + ny*u[1]))
+			nrel, drel := geom2d.ShearRel([2]float64{nx, ny}, [2]float64{tx, ty}, s.kick(c))
+			p.NRel = append(p.NRel, nrel)
 			if withD {
-				p.DRel = append(p.DRel, -(tx*u[0] + ty*u[1]))
+				p.DRel = append(p.DRel, drel)
 			}
 		}
-		p.CoR = append(p.CoR, s.CoR)
-		p.Mu = append(p.Mu, s.Mu)
-		// A fixed ball is static geometry: it joins no island.
-		bi, bj := int(c.I), int(c.J)
-		if s.Fixed[bi] {
-			bi = -1
-		}
-		if bj >= 0 && s.Fixed[bj] {
-			bj = -1
-		}
-		p.Bodies = append(p.Bodies, bi, bj)
+		p.AppendContact(s.CoR, s.Mu, s.block(int(c.I)), s.block(int(c.J)))
 	}
 }
 
@@ -139,4 +132,13 @@ func (s *System) kick(c *Contact) [2]float64 {
 		return [2]float64{-u[0], -u[1]}
 	}
 	return [2]float64{}
+}
+
+// block returns body i's block in the problem, −1 for a fixed body (it
+// joins no island) or static geometry (i < 0).
+func (s *System) block(i int) int {
+	if i < 0 || s.Fixed[i] {
+		return -1
+	}
+	return i
 }

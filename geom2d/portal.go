@@ -67,3 +67,26 @@ func (po *Portal) Shear(throughB bool) [2]float64 {
 	t := po.Plane(throughB).T()
 	return [2]float64{-po.V * t[0], -po.V * t[1]}
 }
+
+// Cross moves a point that lies behind plane A (or B) to its image through
+// that plane and returns the shear velocity a body crossing there gains
+// (zero for a planar portal); crossed is false, and x returned unchanged,
+// when the point is in front of both planes.
+func (po *Portal) Cross(x [2]float64) (out, kick [2]float64, crossed bool) {
+	var throughB bool
+	switch {
+	case po.A.Behind(x):
+	case po.B.Behind(x):
+		throughB = true
+	default:
+		return x, kick, false
+	}
+	return po.Teleport(x, throughB), po.Shear(throughB), true
+}
+
+// ShearRel returns the known relative velocities −n·u and −t·u of a
+// contact with normal n and tangent t against an image moving with extra
+// velocity u (mech.Problem.NRel and DRel).
+func ShearRel(n, t, u [2]float64) (nrel, drel float64) {
+	return -(n[0]*u[0] + n[1]*u[1]), -(t[0]*u[0] + t[1]*u[1])
+}

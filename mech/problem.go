@@ -84,6 +84,15 @@ func (p *Problem) RejectRel(op string) error {
 	return nil
 }
 
+// AppendContact records the coefficients and the bodies of the contact
+// whose columns were just appended to G (and D): restitution cor, friction
+// mu, blocks bi and bj (−1 for static geometry and fixed bodies).
+func (p *Problem) AppendContact(cor, mu float64, bi, bj int) {
+	p.CoR = append(p.CoR, cor)
+	p.Mu = append(p.Mu, mu)
+	p.Bodies = append(p.Bodies, bi, bj)
+}
+
 // HasRel reports whether the problem carries a nonzero known relative
 // velocity (NRel or DRel).
 func (p *Problem) HasRel() bool {

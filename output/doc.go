@@ -151,6 +151,16 @@
 // kind "rigid3d", dt, optional camera {eye, lookat, up}, bodies [{shape
 // sphere|box|mesh, r, half, vertices, faces, mass, fixed}], planes [{x, n}]).
 //
+// Rigid2DLayout (2D rigid bodies) is
+//
+//	frame,time,body,x,y,theta,vx,vy,omega
+//
+// centre, angle (counter-clockwise, radians), velocity and angular velocity,
+// at full precision like the ball layout. Its scene.json is a Scene2D with
+// "shapes" (version 2): one {kind circle|box, half [a, b]} per body, and
+// radii the bodies' bounding radii. Renderers draw boxes rotated and
+// circles with a radius marking their angle.
+//
 // # VTK files for ParaView
 //
 // WriteVTP writes VTK XML PolyData (.vtp, VTKFile version 1.0,

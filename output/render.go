@@ -150,8 +150,9 @@ func RenderPanels(panels []Panel, opts RenderOptions) (*RenderInfo, error) {
 		for p, pn := range panels {
 			for _, i := range shown[p] {
 				f := pn.Traj.Frames[i]
+				k := len(pn.Scene.Layout().V)
 				for b := 0; b < pn.Traj.NumBodies; b++ {
-					if s := math.Hypot(f.V[2*b], f.V[2*b+1]); !pn.Scene.Fixed[b] && s > vmax && !math.IsInf(s, 0) {
+					if s := math.Hypot(f.V[k*b], f.V[k*b+1]); !pn.Scene.Fixed[b] && s > vmax && !math.IsInf(s, 0) {
 						vmax = s
 					}
 				}
@@ -425,9 +426,10 @@ func newView(tr *Trajectory, sc *Scene2D, w, h int) view {
 		x0, y0 = math.Min(x0, x-r), math.Min(y0, y-r)
 		x1, y1 = math.Max(x1, x+r), math.Max(y1, y+r)
 	}
+	k := len(sc.Layout().Q)
 	for _, f := range tr.Frames {
 		for i := 0; i < tr.NumBodies; i++ {
-			add(f.Q[2*i], f.Q[2*i+1], sc.Radii[i])
+			add(f.Q[k*i], f.Q[k*i+1], sc.Radii[i])
 		}
 	}
 	for _, d := range sc.Drums {
@@ -583,13 +585,14 @@ func drawPanel(dc *gg.Context, v *view, pn Panel, f *Frame, opts RenderOptions, 
 		dc.SetLineWidth(2 * lw)
 		dc.Stroke()
 	}
-	// Balls: fixed ones first so moving balls are drawn over them.
+	// Bodies: fixed ones first so moving bodies are drawn over them.
+	kq, kv := len(sc.Layout().Q), len(sc.Layout().V)
 	for pass := 0; pass < 2; pass++ {
 		for i := 0; i < sc.NumBalls; i++ {
 			if sc.Fixed[i] != (pass == 0) {
 				continue
 			}
-			x, y := f.Q[2*i], f.Q[2*i+1]
+			x, y := f.Q[kq*i], f.Q[kq*i+1]
 			if !finite(x, y) {
 				continue
 			}
@@ -603,17 +606,44 @@ func drawPanel(dc *gg.Context, v *view, pn Panel, f *Frame, opts RenderOptions, 
 			case sc.Fixed[i]:
 				c = colFixed
 			case opts.ColorBy == ColorBySpeed:
-				c = SpeedColor(math.Hypot(f.V[2*i], f.V[2*i+1]), vmax)
+				c = SpeedColor(math.Hypot(f.V[kv*i], f.V[kv*i+1]), vmax)
 			default:
 				c = BallColor(i)
 			}
-			dc.DrawCircle(px, py, r)
+			var theta float64
+			box := false
+			if sc.Shapes != nil {
+				theta, box = f.Q[kq*i+2], sc.Shapes[i].Kind == "box"
+			}
+			if box {
+				// A rotated rectangle (the world's y axis points up, the
+				// image's down).
+				h := sc.Shapes[i].Half
+				cs, sn := math.Cos(theta), math.Sin(theta)
+				for k, s := range [4][2]float64{{-1, -1}, {1, -1}, {1, 1}, {-1, 1}} {
+					ax, ay := s[0]*h[0], s[1]*h[1]
+					qx, qy := v.px(x+cs*ax-sn*ay, y+sn*ax+cs*ay)
+					if k == 0 {
+						dc.MoveTo(qx, qy)
+					} else {
+						dc.LineTo(qx, qy)
+					}
+				}
+				dc.ClosePath()
+			} else {
+				dc.DrawCircle(px, py, r)
+			}
 			dc.SetColor(c)
 			if r >= 4 {
 				dc.FillPreserve()
 				dc.SetColor(colOutline)
 				dc.SetLineWidth(math.Min(lw, r/4))
 				dc.Stroke()
+				if sc.Shapes != nil && !box {
+					// a radius marks the circle's rotation
+					dc.DrawLine(px, py, px+r*math.Cos(theta), py-r*math.Sin(theta))
+					dc.Stroke()
+				}
 			} else {
 				dc.Fill()
 			}

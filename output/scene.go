@@ -20,8 +20,18 @@ const (
 // Scene2DFormat is the value of Scene2D.Format written by WriteScene2D.
 const Scene2DFormat = "impactsim-scene2d"
 
-// Scene2DVersion is the current version of the scene.json layout.
-const Scene2DVersion = 1
+// Scene2DVersion is the current version of the scene.json layout. Version 2
+// added Shapes (2D rigid bodies); files without shapes are written as
+// version 1.
+const Scene2DVersion = 2
+
+// Shape2D is the geometry of a 2D rigid body in its own frame: a circle
+// (its radius is the scene's radius of the body) or a box with half extents
+// Half along the body's axes.
+type Shape2D struct {
+	Kind string     `json:"kind"` // circle or box
+	Half [2]float64 `json:"half,omitempty"`
+}
 
 // Plane2D is a static half-plane wall. Point lies on the wall and Normal
 // points from the wall into the free space where the balls are: the solid
@@ -61,7 +71,11 @@ type Scene2D struct {
 	Drums    []Drum2D  `json:"drums"`
 	// Portals are periodic boundaries: a ball leaving through one plane
 	// re-enters through the other. Drawn as dashed lines; optional.
-	Portals     []Plane2D `json:"portals,omitempty"`
+	Portals []Plane2D `json:"portals,omitempty"`
+	// Shapes, when present, makes the scene one of 2D rigid bodies: one
+	// shape per body, and trajectory.csv in Rigid2DLayout (x, y, theta).
+	// Radii are then the bodies' bounding radii.
+	Shapes      []Shape2D `json:"shapes,omitempty"`
 	Camera      *Camera2D `json:"camera,omitempty"`
 	Dt          float64   `json:"dt"`
 	Operator    string    `json:"operator"`
@@ -95,6 +109,14 @@ func (s *Scene2D) Validate() error {
 	for i, m := range s.Masses {
 		if math.IsNaN(m) || math.IsInf(m, 0) {
 			return fmt.Errorf("output: scene: ball %d mass %g is not finite", i, m)
+		}
+	}
+	if s.Shapes != nil && len(s.Shapes) != s.NumBalls {
+		return fmt.Errorf("output: scene: %d shapes for %d bodies", len(s.Shapes), s.NumBalls)
+	}
+	for i, sh := range s.Shapes {
+		if sh.Kind != "circle" && !(sh.Kind == "box" && sh.Half[0] > 0 && sh.Half[1] > 0 && finite(sh.Half[0], sh.Half[1])) {
+			return fmt.Errorf("output: scene: body %d: shape %q with half extents %v, want a circle or a box with positive half extents", i, sh.Kind, sh.Half)
 		}
 	}
 	for i, p := range s.Planes {
@@ -138,7 +160,10 @@ func WriteScene2D(dir string, s *Scene2D) error {
 		c.Format = Scene2DFormat
 	}
 	if c.Version == 0 {
-		c.Version = Scene2DVersion
+		c.Version = 1
+		if c.Shapes != nil {
+			c.Version = 2
+		}
 	}
 	// Write [] rather than null for empty lists: friendlier to other readers.
 	if c.Radii == nil {
@@ -205,4 +230,13 @@ func finite(xs ...float64) bool {
 		}
 	}
 	return true
+}
+
+// Layout returns the trajectory layout of the scene's run: Rigid2DLayout
+// with shapes, BallLayout without.
+func (s *Scene2D) Layout() Layout {
+	if s.Shapes != nil {
+		return Rigid2DLayout
+	}
+	return BallLayout
 }

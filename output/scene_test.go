@@ -40,7 +40,7 @@ func TestSceneRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := *sc
-	want.Format, want.Version = Scene2DFormat, Scene2DVersion
+	want.Format, want.Version = Scene2DFormat, 1 // version 1: no shapes
 	if !reflect.DeepEqual(got, &want) {
 		t.Fatalf("got %+v\nwant %+v", got, &want)
 	}

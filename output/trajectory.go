@@ -31,6 +31,9 @@ type Layout struct {
 var (
 	// BallLayout: 2D balls, centre and velocity.
 	BallLayout = Layout{Body: "ball", Q: []string{"x", "y"}, V: []string{"vx", "vy"}}
+	// Rigid2DLayout: 2D rigid bodies, centre, angle (counter-clockwise,
+	// radians), velocity and angular velocity.
+	Rigid2DLayout = Layout{Body: "body", Q: []string{"x", "y", "theta"}, V: []string{"vx", "vy", "omega"}}
 	// Rigid3DLayout: 3D rigid bodies, centre of mass, unit quaternion
 	// (w, x, y, z), linear and world angular velocity; 17 significant
 	// digits, times with 10.

@@ -354,6 +354,9 @@ func ExportVTK2D(dir string, traj *Trajectory, sc *Scene2D, enc VTKEncoding) (st
 	if err := checkTrajScene(traj, sc); err != nil {
 		return "", err
 	}
+	if sc.Shapes != nil {
+		return "", errors.New("output: ExportVTK2D exports balls; a rigid-body run writes its VTK files as it runs (run --vtk)")
+	}
 	pvd, err := NewPVDWriter(filepath.Join(dir, "balls.pvd"))
 	if err != nil {
 		return "", err
@@ -402,8 +405,8 @@ func checkTrajScene(traj *Trajectory, sc *Scene2D) error {
 		return fmt.Errorf("output: trajectory has %d balls, scene has %d", traj.NumBodies, sc.NumBalls)
 	}
 	for k, f := range traj.Frames {
-		if len(f.Q) != 2*traj.NumBodies || len(f.V) != 2*traj.NumBodies {
-			return fmt.Errorf("output: trajectory frame %d (index %d): %d positions, %d velocities for %d balls", k, f.Index, len(f.Q), len(f.V), traj.NumBodies)
+		if l := sc.Layout(); len(f.Q) != len(l.Q)*traj.NumBodies || len(f.V) != len(l.V)*traj.NumBodies {
+			return fmt.Errorf("output: trajectory frame %d (index %d): %d positions, %d velocities for %d bodies", k, f.Index, len(f.Q), len(f.V), traj.NumBodies)
 		}
 	}
 	return nil

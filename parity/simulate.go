@@ -46,8 +46,20 @@ func Simulate(system, path string, steps int) (*State, error) {
 		st, dt = r.Stepper, sc.Integrator.Dt
 		convQ = rigid3DQ
 		convV = rigid3DV
+	case "rigidbody2d":
+		sc, err := scene.LoadRigidBody2D(path)
+		if err != nil {
+			return nil, err
+		}
+		r, err := scenario.NewRigid2D(sc, scenario.Options{})
+		if err != nil {
+			return nil, err
+		}
+		st, dt = r.Stepper, sc.Integrator.Dt
+		convQ = clone // (x, y, θ) per body, as SCISim
+		convV = clone
 	default:
-		return nil, fmt.Errorf("parity: system %q is not supported (ball2d, rigidbody3d)", system)
+		return nil, fmt.Errorf("parity: system %q is not supported (ball2d, rigidbody2d, rigidbody3d)", system)
 	}
 	for st.N < steps {
 		if err := st.Step(); err != nil {

@@ -1,8 +1,10 @@
 package runner
 
 import (
+	"impactsim/geom2d"
 	"impactsim/output"
 	"impactsim/scenario"
+	"impactsim/scene"
 	"impactsim/sim"
 )
 
@@ -27,18 +29,10 @@ func (b ball2DRun) WriteScene(dir string) (string, error) {
 	sys, sc := b.r.Sys, b.r.Scene
 	s2 := &output.Scene2D{NumBalls: sys.N(), Radii: sys.R, Masses: sys.M, Fixed: sys.Fixed,
 		Dt: b.r.Stepper.H, Operator: b.r.Law.Name(), SourceScene: sc.Source}
-	for _, p := range sys.Planes {
-		s2.Planes = append(s2.Planes, output.Plane2D{Point: p.P, Normal: p.N})
-	}
 	for _, d := range sys.Drums {
 		s2.Drums = append(s2.Drums, output.Drum2D{Centre: d.C, Radius: d.R})
 	}
-	for _, po := range sys.Portals {
-		s2.Portals = append(s2.Portals, output.Plane2D{Point: po.A.P, Normal: po.A.N}, output.Plane2D{Point: po.B.P, Normal: po.B.N})
-	}
-	if cam := sc.Camera; cam != nil && cam.ScaleFactor > 0 {
-		s2.Camera = &output.Camera2D{CX: cam.CX, CY: cam.CY, Scale: 2 * cam.ScaleFactor}
-	}
+	statics2D(s2, sys.Planes, sys.Portals, sc.Camera)
 	return output.SceneFile, output.WriteScene2D(dir, s2)
 }
 
@@ -66,4 +60,18 @@ func vec3(v []float64) [][3]float64 {
 		out[i] = [3]float64{v[2*i], v[2*i+1], 0}
 	}
 	return out
+}
+
+// statics2D fills the planes, portal planes and camera of a 2D scene
+// description.
+func statics2D(s2 *output.Scene2D, planes []geom2d.Plane, portals []geom2d.Portal, cam *scene.Camera) {
+	for _, p := range planes {
+		s2.Planes = append(s2.Planes, output.Plane2D{Point: p.P, Normal: p.N})
+	}
+	for _, po := range portals {
+		s2.Portals = append(s2.Portals, output.Plane2D{Point: po.A.P, Normal: po.A.N}, output.Plane2D{Point: po.B.P, Normal: po.B.N})
+	}
+	if cam != nil && cam.ScaleFactor > 0 {
+		s2.Camera = &output.Camera2D{CX: cam.CX, CY: cam.CY, Scale: 2 * cam.ScaleFactor}
+	}
 }

@@ -19,29 +19,13 @@ import (
 // accepts either builds a valid system or fails FromScene with an error —
 // and then steps without panicking.
 func FuzzReadBall2D(f *testing.F) {
-	for _, dir := range []string{"testdata", "../../shared/scisim-scenes/ball2d"} {
-		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".xml") {
-				return nil
-			}
-			if data, err := os.ReadFile(p); err == nil {
-				f.Add(data)
-			}
-			return nil
-		})
-	}
+	seedScenes(f, "testdata", "../../shared/scisim-scenes/ball2d")
 	f.Add([]byte(`<ball2d_scene><integrator type="verlet" dt="0.1"/><static_plane x="0 8" n="0 -1"/><static_plane x="0 -8" n="0 1"/><planar_portal planeA="0" planeB="1"/><ball x="0" y="7.9" vx="0" vy="1" m="1" r="0.5" fixed="0"/><ball x="0" y="-7.9" vx="0" vy="-1" m="1" r="0.5" fixed="0"/></ball2d_scene>`))
 	f.Add([]byte(`<ball2d_scene><integrator type="symplectic_euler" dt="1e300"/><gravity fx="1e300" fy="0"/><ball x="1e300" y="0" vx="1e300" vy="0" m="1e-300" r="1e300" fixed="0"/><ball x="-1e300" y="0" vx="0" vy="0" m="1" r="1" fixed="1"/></ball2d_scene>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := scene.ReadBall2D(bytes.NewReader(data), "fuzz.xml")
 		if err != nil {
-			var se *scene.Error
-			if !errors.As(err, &se) || se.File != "fuzz.xml" {
-				t.Fatalf("error %T %q is not a *scene.Error for fuzz.xml", err, err)
-			}
-			if strings.Contains(err.Error(), "\n") {
-				t.Fatalf("multi-line error %q", err)
-			}
+			checkSceneError(t, err)
 			return
 		}
 		if len(sc.Balls) > 2000 {
@@ -67,4 +51,29 @@ func FuzzReadBall2D(f *testing.F) {
 			s.AfterStep(s.Q, s.V)
 		}
 	})
+}
+
+// seedScenes adds every .xml file below dirs to the corpus.
+func seedScenes(f *testing.F, dirs ...string) {
+	for _, dir := range dirs {
+		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".xml") {
+				return nil
+			}
+			if data, err := os.ReadFile(p); err == nil {
+				f.Add(data)
+			}
+			return nil
+		})
+	}
+}
+
+// checkSceneError fails unless err is a one-line *scene.Error naming
+// fuzz.xml.
+func checkSceneError(t *testing.T, err error) {
+	t.Helper()
+	var se *scene.Error
+	if !errors.As(err, &se) || se.File != "fuzz.xml" || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("error %T %q is not a one-line *scene.Error for fuzz.xml", err, err)
+	}
 }

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -37,11 +36,7 @@ const (
 
 // LoadBall2D reads the SCISim ball2d scene file at path.
 func LoadBall2D(path string) (*Ball2DScene, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return ReadBall2D(bytes.NewReader(data), path)
+	return loadFile(path, ReadBall2D)
 }
 
 // ReadBall2D reads a SCISim <ball2d_scene> document from r. source names the
@@ -55,17 +50,7 @@ func LoadBall2D(path string) (*Ball2DScene, error) {
 // except SCISim's display-only ones (camera, *_renderer). Comments are
 // ignored.
 func ReadBall2D(r io.Reader, source string) (*Ball2DScene, error) {
-	root, err := parseTree(r, source)
-	if err != nil {
-		return nil, err
-	}
-	rd := &reader{src: source}
-	s := rd.scene(root)
-	if rd.err != nil {
-		return nil, rd.err
-	}
-	s.Warnings = rd.warnings
-	return s, nil
+	return readWith(r, source, (*reader).scene)
 }
 
 // ---------------------------------------------------------------------------
@@ -439,52 +424,22 @@ func (rd *reader) choice(e *elem, name string, valid ...string) string {
 
 func (rd *reader) scene(root *elem) *Ball2DScene {
 	s := &Ball2DScene{Source: rd.src}
-	if root.name != "ball2d_scene" {
-		rd.fail(root.line, "unsupported element <%s>: the root element must be <ball2d_scene>", root.name)
-		return s
-	}
-	rd.checkAttrs(root)
-	var integ, impact, friction, camera, endTime *elem
-	single := func(slot **elem, e *elem) bool {
-		if *slot != nil {
-			rd.fail(e.line, "duplicate element <%s> (first on line %d)", e.name, (*slot).line)
-			return false
-		}
-		*slot = e
-		return true
-	}
-	for _, e := range root.children {
-		if rd.err != nil {
-			return s
-		}
+	slots := commonSlots()
+	slots["camera"] = "camera"
+	found := rd.walk(root, sceneWalk{root: "ball2d_scene", slots: slots, hints: unsupportedSCISim, visit: func(e *elem) bool {
 		switch e.name {
 		case "integrator":
-			if single(&integ, e) {
-				s.Integrator = rd.integrator(e)
-			}
+			s.Integrator = rd.integrator(e)
 		case "impact_operator":
-			if single(&impact, e) {
-				s.ImpactOperator = rd.impactOperator(e, "")
-			}
+			s.ImpactOperator = rd.impactOperator(e, "")
 		case "sobogus_friction_solver":
-			if single(&friction, e) {
-				s.Friction = rd.sobogus(e)
-			}
+			s.Friction = rd.sobogus(e)
 		case "staggered_projections_friction_solver":
-			if single(&friction, e) {
-				s.Friction = rd.staggered(e)
-			}
+			s.Friction = rd.staggered(e)
 		case "camera":
-			if single(&camera, e) {
-				s.Camera = rd.camera(e)
-			}
+			s.Camera = rd.camera(e)
 		case "end_time":
-			if single(&endTime, e) {
-				rd.checkAttrs(e, "t")
-				rd.noChildren(e)
-				s.EndTime = rd.num(e, "t", positive)
-				s.EndTimeLine = e.line
-			}
+			s.EndTime, s.EndTimeLine = rd.endTime(e), e.line
 		case "gravity":
 			rd.checkAttrs(e, "fx", "fy")
 			rd.noChildren(e)
@@ -508,28 +463,15 @@ func (rd *reader) scene(root *elem) *Ball2DScene {
 		case "planar_portal", "lees_edwards_portal":
 			s.Portals = append(s.Portals, rd.portal(e))
 		default:
-			if strings.HasSuffix(e.name, "_renderer") {
-				continue // display only
-			}
-			if hint, ok := unsupportedSCISim[e.name]; ok {
-				rd.fail(e.line, "unsupported element <%s>: %s", e.name, hint)
-			} else {
-				rd.fail(e.line, "unsupported element <%s>", e.name)
-			}
+			return false
 		}
+		return true
+	}})
+	rd.conflict(found)
+	if rd.err == nil {
+		rd.checkPortals(len(s.Planes), s.Portals)
 	}
-	if rd.err != nil {
-		return s
-	}
-	if integ == nil {
-		rd.fail(root.line, "ball2d_scene: missing required element <integrator>")
-		return s
-	}
-	if impact != nil && friction != nil {
-		rd.fail(friction.line, "%s: conflicts with <impact_operator> on line %d (a scene uses either an impact operator or a friction solver)", friction.name, impact.line)
-		return s
-	}
-	rd.checkPortals(len(s.Planes), s.Portals)
+	s.Warnings = rd.warnings
 	return s
 }
 

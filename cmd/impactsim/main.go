@@ -28,7 +28,7 @@ usage:
   impactsim run SCENE [--end T] [--operator NAME] [--cor C] [--mu M]
                       [--solver auto|dense|sparse] [--out DIR] [--frames N] [--vtk]
                       [--max-iter K] [--quiet] [--strict]
-      SCENE is a SCISim ball2d or rigidbody3d XML file, or builtin:NAME
+      SCENE is a SCISim ball2d, rigidbody2d or rigidbody3d XML file, or builtin:NAME
       (see 'impactsim scenes')
   impactsim render DIR [--out DIR] [--width W] [--height H] [--stride K]
                       [--max-frames N] [--fps F] [--no-mp4] [--no-gif] [--no-png]

@@ -39,7 +39,7 @@ func cmdRender(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
-	traj, err := output.ReadTrajectory(dir)
+	traj, err := output.ReadLayoutTrajectory(dir, sc.Layout())
 	if err != nil {
 		return usageError{err}
 	}

@@ -162,17 +162,31 @@ func openScene(arg string, opts scenario.Options, warn io.Writer) (sys runner.Sy
 			}
 			return runner.Rigid3D(r), b, 0, nil
 		}
-	} else if root, err := scene.RootElement(arg); err == nil && root == "rigidbody3d_scene" {
-		sc, err := scene.LoadRigidBody3D(arg)
-		if err != nil {
-			return nil, "", 0, usageError{err}
+	} else if root, err := scene.RootElement(arg); err == nil {
+		switch root {
+		case "rigidbody3d_scene":
+			sc, err := scene.LoadRigidBody3D(arg)
+			if err != nil {
+				return nil, "", 0, usageError{err}
+			}
+			printWarnings(warn, sc.Warnings)
+			r, err := scenario.NewRigid3D(sc, opts)
+			if err != nil {
+				return nil, "", 0, usageError{err}
+			}
+			return runner.Rigid3D(r), fileStem(arg), sc.EndTime, nil
+		case "rigidbody2d_scene":
+			sc, err := scene.LoadRigidBody2D(arg)
+			if err != nil {
+				return nil, "", 0, usageError{err}
+			}
+			printWarnings(warn, sc.Warnings)
+			r, err := scenario.NewRigid2D(sc, opts)
+			if err != nil {
+				return nil, "", 0, usageError{err}
+			}
+			return runner.Rigid2D(r), fileStem(arg), sc.EndTime, nil
 		}
-		printWarnings(warn, sc.Warnings)
-		r, err := scenario.NewRigid3D(sc, opts)
-		if err != nil {
-			return nil, "", 0, usageError{err}
-		}
-		return runner.Rigid3D(r), fileStem(arg), sc.EndTime, nil
 	}
 	sc, name, err := loadScene(arg)
 	if err != nil {

@@ -40,3 +40,29 @@ func TestRun3D(t *testing.T) {
 		t.Errorf("missing mesh: exit %d, stderr %q", code, errb.String())
 	}
 }
+
+// A SCISim rigidbody2d scene runs through the same driver and renders.
+func TestRunRigid2D(t *testing.T) {
+	dir := t.TempDir()
+	var out, errb bytes.Buffer
+	scene := "../../parity/testdata/rigidbody2d/box_circle/box_circle_0.xml"
+	if code := run([]string{"run", scene, "--end", "0.5", "--out", dir, "--quiet", "--vtk", "--frames", "5"}, &out, &errb); code != 0 {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	if !strings.Contains(out.String(), "integrator verlet") && !strings.Contains(out.String(), "integrator symplectic_euler") {
+		t.Errorf("summary:\n%s", out.String())
+	}
+	errb.Reset()
+	if code := run([]string{"render", dir, "--width", "64", "--height", "48", "--no-mp4"}, &out, &errb); code != 0 {
+		t.Fatalf("render: exit %d: %s", code, errb.String())
+	}
+	for _, f := range []string{"scene.json", "trajectory.csv", "energy.csv", "summary.json", "vtk/trajectory.pvd", "render/animation.gif"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	data, _ := os.ReadFile(filepath.Join(dir, "trajectory.csv"))
+	if !strings.HasPrefix(string(data), "frame,time,body,x,y,theta,vx,vy,omega\n") {
+		t.Errorf("trajectory header %q", strings.SplitN(string(data), "\n", 2)[0])
+	}
+}

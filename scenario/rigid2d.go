@@ -1,0 +1,138 @@
+package scenario
+
+import (
+	"fmt"
+
+	"impactsim/friction"
+	"impactsim/geom2d"
+	"impactsim/impact"
+	"impactsim/mech"
+	"impactsim/rigid2d"
+	"impactsim/scene"
+	"impactsim/sim"
+)
+
+// Rigid2D is a runnable 2D rigid-body scene.
+type Rigid2D struct {
+	Scene   *scene.RigidBody2DScene
+	Sys     *rigid2d.System
+	Law     sim.ContactLaw
+	Stepper *sim.Stepper
+	Mapping string
+}
+
+// Rigid2DFromScene builds the rigid2d system of sc (no contact law). The
+// planes of portals are not collision planes; portals come in SCISim's
+// order (planar, then Lees–Edwards).
+func Rigid2DFromScene(sc *scene.RigidBody2DScene) (*rigid2d.System, error) {
+	integ, err := rigid2d.ParseIntegrator(sc.Integrator.Type)
+	if err != nil {
+		return nil, &scene.Error{File: sc.Source, Line: sc.Integrator.Line, Msg: "integrator attribute \"type\": " + err.Error()}
+	}
+	s := &rigid2d.System{Integrator: integ, Gravity: sc.Gravity, CoR: 1}
+	plane := func(i int) geom2d.Plane {
+		p := sc.Planes[i]
+		return geom2d.Plane{P: [2]float64{p.X, p.Y}, N: [2]float64{p.NX, p.NY}}
+	}
+	inPortal := make(map[int]bool)
+	for _, po := range sc.Portals {
+		s.Portals = append(s.Portals, geom2d.Portal{A: plane(po.PlaneA), B: plane(po.PlaneB), V: po.V, Bounds: po.Bounds})
+		inPortal[po.PlaneA], inPortal[po.PlaneB] = true, true
+	}
+	for i := range sc.Planes {
+		if !inPortal[i] {
+			s.Planes = append(s.Planes, plane(i))
+		}
+	}
+	for _, b := range sc.Bodies {
+		g := sc.Geometries[b.Geo]
+		sh := rigid2d.Shape{Kind: rigid2d.Circle, R: g.R}
+		if g.Type == "box" {
+			sh = rigid2d.Shape{Kind: rigid2d.Box, Half: g.Half}
+			if len(sc.Portals) > 0 {
+				return nil, &scene.Error{File: sc.Source, Line: sc.Portals[0].Line, Msg: fmt.Sprintf("%s: portals with box bodies (the box on line %d) are not supported: SCISim images circles only", sc.Portals[0].Element(), b.Line)}
+			}
+		}
+		s.AddBody(sh, b.Rho, b.X, b.Theta, b.V, b.Omega, b.Fixed)
+	}
+	if err := s.Validate(); err != nil {
+		return nil, &scene.Error{File: sc.Source, Msg: err.Error()}
+	}
+	return s, nil
+}
+
+// NewRigid2D builds the system, contact law and stepper of a rigidbody2d
+// scene with options opt (as NewBall2D). The scene's sobogus friction
+// solver maps to friction.Coulomb, an impact operator (scene or
+// --operator) to itself followed by maximal-dissipation friction when
+// μ > 0. A scene with neither is stepped without contact response, as
+// SCISim does (its own collision-detection tests).
+func NewRigid2D(sc *scene.RigidBody2DScene, opt Options) (*Rigid2D, error) {
+	sys, err := Rigid2DFromScene(sc)
+	if err != nil {
+		return nil, err
+	}
+	switch {
+	case opt.Operator != "":
+	case sc.ImpactOperator.Type != "":
+		sys.CoR = sc.ImpactOperator.CoR
+	case sc.Friction.Kind != "":
+		sys.CoR, sys.Mu = sc.Friction.CoR, sc.Friction.Mu
+	}
+	if err := opt.override(&sys.CoR, &sys.Mu); err != nil {
+		return nil, err
+	}
+	r := &Rigid2D{Scene: sc, Sys: sys}
+	solver := solverFor(opt)
+	switch {
+	case opt.Operator != "":
+		op, err := impact.New(impact.Config{Name: opt.Operator, VTol: firstPositive(opt.VTol, sc.ImpactOperator.VTol), Solver: solver, MaxIter: opt.MaxIter})
+		if err != nil {
+			return nil, fmt.Errorf("option --operator: %w", err)
+		}
+		r.Mapping = fmt.Sprintf("operator %s (command line), QP solver %s", op.Name(), solver)
+		if r.Law, err = withFriction(op, sys.Mu, solver, &r.Mapping); err != nil {
+			return nil, err
+		}
+	case sc.ImpactOperator.Type != "":
+		op, err := impact.New(*impactConfig(&sc.ImpactOperator, opt))
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: impact_operator: %w", sc.Source, sc.ImpactOperator.Line, err)
+		}
+		r.Law = &sim.Staggered{Impact: op}
+		r.Mapping = fmt.Sprintf("scene operator %s (SCISim solver %q → impactsim QP solver %s)", op.Name(), sc.ImpactOperator.Solver, solver)
+	case sc.Friction.Kind != "":
+		r.Law = &friction.Coulomb{Tol: sc.Friction.Tol, MaxIter: sc.Friction.MaxIters, EvalEvery: sc.Friction.EvalEvery}
+		r.Mapping = fmt.Sprintf("scene %s friction solver → impactsim coupled Coulomb law, μ = %g, c = %g, tol %g",
+			sc.Friction.Kind, sys.Mu, sys.CoR, sc.Friction.Tol)
+	default:
+		r.Law = noResponse{}
+		r.Mapping = "no impact operator or friction solver in the scene: contacts are not resolved (as SCISim)"
+	}
+	if err := checkShear(sc.Source, sc.Portals, r.Law); err != nil {
+		return nil, err
+	}
+	st, err := sim.NewStepper(sys, r.Law, sc.Integrator.Dt, sys.Q, sys.V)
+	if err != nil {
+		return nil, fmt.Errorf("%s:%d: integrator: %w", sc.Source, sc.Integrator.Line, err)
+	}
+	if opt.Operator == "" && sc.ImpactOperator.Type == "" && sc.Friction.Kind != "" {
+		if err := setStaggering(st, &sc.Friction, sys.CoR, sc.Source); err != nil {
+			return nil, err
+		}
+		r.Mapping += ", staggering " + st.Staggering().String()
+	}
+	r.Stepper = st
+	return r, nil
+}
+
+// noResponse is the contact law of a scene without one: no impulses.
+type noResponse struct{}
+
+func (noResponse) Name() string { return "none" }
+
+func (noResponse) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, error) {
+	clear(lambda[:p.NContacts()])
+	clear(beta[:p.D.NCols()])
+	return mech.Stats{}, nil
+}
