@@ -3,6 +3,7 @@ package rigid3d
 import (
 	"fmt"
 	"math"
+	"os"
 	"regexp"
 	"strconv"
 
@@ -19,6 +20,9 @@ import (
 // are not read: NewMesh computes its own from the triangles. Errors name
 // the file. It uses the pure-Go HDF5 reader github.com/scigolib/hdf5.
 func ReadSCISimMesh(path string) ([]r3.Vec, [][3]int, error) {
+	if _, err := os.Stat(path); err != nil {
+		return nil, nil, err
+	}
 	f, err := hdf5.Open(path)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s: not an HDF5 file SCISim could read: %w", path, err)

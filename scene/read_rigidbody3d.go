@@ -324,7 +324,15 @@ func (rd *reader) geometry3D(e *elem) Geometry3D {
 			} else if filepath.IsAbs(f) {
 				g.File = f
 			} else {
+				// relative to the scene file; SCISim opens it relative to
+				// the working directory, which serves when the first is
+				// absent
 				g.File = filepath.Join(filepath.Dir(rd.src), f)
+				if _, err := os.Stat(g.File); err != nil {
+					if _, err := os.Stat(f); err == nil {
+						g.File = f
+					}
+				}
 			}
 		}
 	default:
