@@ -86,19 +86,7 @@ func nbgsStepper(sys *rigid3d.System, cfg *scene.FrictionConfig, dt float64, opt
 	if err != nil {
 		return nil, nil, err
 	}
-	tol, maxIter, domains, relax := law.Tol, law.MaxIter, law.Domains, law.Relax
-	if tol == 0 {
-		tol = friction.DefaultNBGSTol
-	}
-	if maxIter == 0 {
-		maxIter = friction.DefaultNBGSMaxIter
-	}
-	if domains == 0 {
-		domains = 1
-	}
-	if relax == 0 {
-		relax = friction.DefaultNBGSRelax
-	}
+	tol, maxIter, domains, relax := law.Params()
 	*mapping = fmt.Sprintf("%s nbgs law (Preclik et al.: impulse-velocity time stepping, semi-implicit Euler, error reduction ε = %g), %s blocks, μ = %g, tol %g, at most %d sweeps, %d domains (relaxation %g)",
 		from, eps, law.Block, sys.Mu, tol, maxIter, domains, relax)
 	return law, st, nil

@@ -268,3 +268,76 @@ func TestPainleveRodTimeStep(t *testing.T) {
 		}
 	}
 }
+
+// TestNBGSEveryShape: spheres, boxes and a torus mesh dropped into a static
+// cylinder on a floor, and two tori in a free hollow-box mesh, run with
+// the NBGS law (both block laws): every step solves, no body leaves its
+// container, and the system loses energy.
+func TestNBGSEveryShape(t *testing.T) {
+	for _, block := range []friction.BlockLaw{friction.MaxDissipationBlock, friction.CoulombBlock} {
+		s := &rigid3d.System{Gravity: r3.Vec{Y: -9.81}, Mu: 0.5, Integrator: rigid3d.SymplecticEuler}
+		s.Planes = append(s.Planes, rigid3d.NewPlane(r3.Vec{}, r3.Vec{Y: 1}))
+		s.Cyls = append(s.Cyls, rigid3d.Cylinder{P: r3.Vec{}, A: r3.Vec{Y: 1}, R: 0.6})
+		tv, tf := rigid3d.TorusMesh(0.2, 0.06, 16, 8)
+		tor, _, tq, err := rigid3d.NewMesh(tv, tf, 16, "torus")
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k := 0; k < 6; k++ {
+			a := float64(k)
+			x := r3.Vec{X: 0.25 * math.Cos(a), Y: 0.15 + 0.3*float64(k), Z: 0.25 * math.Sin(a)}
+			o := rigid3d.AxisAngle(r3.Unit(r3.Vec{X: 1, Y: a, Z: 0.3}), 0.4*a)
+			switch k % 3 {
+			case 0:
+				s.AddBody(rigid3d.Shape{Kind: rigid3d.Sphere, R: 0.12}, 1, x, o, r3.Vec{X: 0.5}, r3.Vec{}, false)
+			case 1:
+				s.AddBody(rigid3d.Shape{Kind: rigid3d.Box, Half: r3.Vec{X: 0.1, Y: 0.08, Z: 0.12}}, 1, x, o, r3.Vec{Z: -0.5}, r3.Vec{Y: 2}, false)
+			default:
+				s.AddBody(rigid3d.Shape{Kind: rigid3d.MeshShape, Mesh: tor}, 1, x, o.Mul(tq), r3.Vec{}, r3.Vec{X: 1}, false)
+			}
+		}
+		e0 := s.Energy(s.Q, s.V)
+		st, err := sim.NewImpulseVelocityStepper(s, &friction.NBGS{Block: block, Tol: 1e-8, MaxIter: 200}, 2e-3, 0.3, s.Q, s.V)
+		if err != nil {
+			t.Fatal(err)
+		}
+		maxC := 0
+		for k := 0; k < 400; k++ {
+			if err := st.Step(); err != nil {
+				t.Fatal(err)
+			}
+			maxC = max(maxC, st.Last.Contacts)
+		}
+		for i := 0; i < s.N(); i++ {
+			x, _ := rigid3d.Pose(st.Q, i)
+			if math.Hypot(x.X, x.Z) > 0.6 || x.Y < 0 {
+				t.Errorf("%v: body %d (%v) left the cylinder: %v", block, i, s.Shapes[i].Kind, x)
+			}
+		}
+		if e1 := s.Energy(st.Q, st.V); !(e1 < e0) {
+			t.Errorf("%v: energy %v → %v", block, e0, e1)
+		}
+		t.Logf("%v: at most %d contacts, energy %.4g → %.4g", block, maxC, e0, s.Energy(st.Q, st.V))
+	}
+	// two tori in a free hollow box (mesh–mesh contacts), no gravity: the
+	// law conserves linear momentum
+	s, err := rigid3d.TwoMeshesInContainer(0, 0.5)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p0 := s.LinearMomentum(s.V)
+	st, err := sim.NewImpulseVelocityStepper(s, &friction.NBGS{Tol: 1e-10, MaxIter: 2000}, 0.01, 0.5, s.Q, s.V)
+	if err != nil {
+		t.Fatal(err)
+	}
+	contacts := 0
+	for k := 0; k < 100; k++ {
+		if err := st.Step(); err != nil {
+			t.Fatal(err)
+		}
+		contacts += st.Last.Contacts
+	}
+	if p1 := s.LinearMomentum(st.V); r3.Norm(r3.Sub(p1, p0)) > 1e-10 || contacts == 0 {
+		t.Errorf("tori: %d contacts, momentum %v → %v", contacts, p0, p1)
+	}
+}

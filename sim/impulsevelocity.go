@@ -98,13 +98,8 @@ func (s *Stepper) stepImpulseVelocity() error {
 			return fmt.Errorf("sim: step %d: %d gaps for %d contacts", s.N+1, len(s.gaps), m)
 		}
 		p.NRel = growF(p.NRel, m)
-		eps := s.ErrorReduction
 		for i, xi := range s.gaps {
-			g := xi / h
-			if g < 0 {
-				g *= eps
-			}
-			p.NRel[i] = g
+			p.NRel[i] = GapVelocity(xi, h, s.ErrorReduction)
 		}
 	}
 	t2 := time.Now()
@@ -129,4 +124,16 @@ func (s *Stepper) stepImpulseVelocity() error {
 	s.Last.Integration += time.Since(t3)
 	s.finish(qn)
 	return nil
+}
+
+// GapVelocity returns the known normal velocity ξ̂/h that the gap ξ of a
+// contact at the start of a step h contributes to the discrete non-
+// penetration condition ξ̂/h + ∇gᵀv′ ≥ 0 of Preclik et al. (sec. 3.1), with
+// error reduction ε: ξ̂/h = ε·min(0, ξ/h) + max(0, ξ/h).
+func GapVelocity(xi, h, eps float64) float64 {
+	g := xi / h
+	if g < 0 {
+		g *= eps
+	}
+	return g
 }

@@ -172,3 +172,23 @@ func (c *conic) coulombRay(dst []Solution, al float64) []Solution {
 	}
 	return dst
 }
+
+// CoulombNearest returns the Coulomb-like solution an iteration over
+// blocks (friction.NBGS) takes: the sticking impulse when there is one,
+// otherwise the solution (sliding, segment end or zero) nearest the
+// block's previous impulse prev. buf is scratch for Coulomb (no allocation
+// when its capacity is at least 5).
+func CoulombNearest(p *Problem, prev [3]float64, buf []Solution) [3]float64 {
+	sols := Coulomb(p, buf[:0])
+	best, bestD := [3]float64{}, math.Inf(1)
+	for _, s := range sols {
+		if s.Mode == Stick {
+			return s.X
+		}
+		d := (s.X[0]-prev[0])*(s.X[0]-prev[0]) + (s.X[1]-prev[1])*(s.X[1]-prev[1]) + (s.X[2]-prev[2])*(s.X[2]-prev[2])
+		if d < bestD {
+			best, bestD = s.X, d
+		}
+	}
+	return best
+}

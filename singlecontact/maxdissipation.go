@@ -92,7 +92,7 @@ func MaxDissipation(p *Problem) ([3]float64, Case) {
 		return [3]float64{b[0] / a[0][0], 0, 0}, Frictionless
 	}
 	if a[0][1] == 0 && a[0][2] == 0 && a[1][2] == 0 && a[1][1] == a[2][2] {
-		return isotropic(a, b, mu)
+		return isotropic(a[0][0], a[1][1], b, mu)
 	}
 	return general(a, b, mu, grazing)
 }
@@ -148,27 +148,54 @@ func general(a *[3][3]float64, b [3]float64, mu float64, grazing bool) ([3]float
 	return c.point(best), Sliding
 }
 
-// isotropic is the structogram for a decoupled, isotropic block (A_nt =
-// A_no = A_to = 0, A_tt = A_oo: every contact of a sphere with a sphere or
-// static geometry), where it reduces to a closed form: x₀ = (b_n/A_nn,
-// b_to/A_tt) when it lies in the cone, otherwise the conic is the circle
-// r = μb_n/A_nn, eq. (8) has the two roots α = atan2(b_o, b_t) and α + π
-// (k₂ = c₀ = 0: the collapse of the quartic's leading coefficient), and
-// the minimum is at the first, so x_to = μ(b_n/A_nn) b_to/‖b_to‖ — the
-// projection of x₀ onto the cone along the plane of maximum compression.
-// TestSphereProjection checks it against the quartic path.
-func isotropic(a *[3][3]float64, b [3]float64, mu float64) ([3]float64, Case) {
-	xn := b[0] / a[0][0]
+// Isotropic is MaxDissipation for a decoupled, isotropic block A =
+// diag(A_nn, A_tt, A_tt) (every contact of a sphere with a sphere or
+// static geometry), given by its two entries; it returns the same impulse
+// (to rounding) and case without building the Problem.
+func Isotropic(ann, att float64, b [3]float64, mu float64) ([3]float64, Case) {
+	return IsotropicInv(1/ann, 1/att, b, mu)
+}
+
+// IsotropicInv is Isotropic given the reciprocals 1/A_nn and 1/A_tt, which
+// a solver that visits the same block many times computes once.
+func IsotropicInv(iann, iatt float64, b [3]float64, mu float64) ([3]float64, Case) {
+	eb := math.Abs(b[1])
+	if a := math.Abs(b[2]); a > eb {
+		eb = a
+	}
+	eb *= GrazingTol
+	if b[0] < -eb {
+		return [3]float64{}, Separating
+	}
+	if b[0] <= eb {
+		b[0] = 0
+	}
+	xn := b[0] * iann
+	if mu == 0 {
+		return [3]float64{xn, 0, 0}, Frictionless
+	}
 	bto := math.Sqrt(b[1]*b[1] + b[2]*b[2])
 	if b[0] == 0 && bto != 0 {
 		return [3]float64{}, GrazingAtRest // P1 fails, P2 holds
 	}
 	lim := mu * xn
-	if bto <= lim*a[1][1] {
-		return [3]float64{xn, b[1] / a[1][1], b[2] / a[1][1]}, Sticking
+	if bto*iatt <= lim {
+		return [3]float64{xn, b[1] * iatt, b[2] * iatt}, Sticking
 	}
 	k := lim / bto
 	return [3]float64{xn, k * b[1], k * b[2]}, Sliding
+}
+
+// isotropic is the structogram for a decoupled isotropic block (b_n ≥ 0,
+// μ > 0), where it reduces to a closed form: x₀ = (b_n/A_nn, b_to/A_tt)
+// when it lies in the cone, otherwise the conic is the circle r =
+// μb_n/A_nn, eq. (8) has the two roots α = atan2(b_o, b_t) and α + π (k₂ =
+// c₀ = 0: the collapse of the quartic's leading coefficient), and the
+// minimum is at the first, so x_to = μ(b_n/A_nn) b_to/‖b_to‖ — the
+// projection of x₀ onto the cone along the plane of maximum compression.
+// TestSphereProjection checks it against the quartic path.
+func isotropic(ann, att float64, b [3]float64, mu float64) ([3]float64, Case) {
+	return IsotropicInv(1/ann, 1/att, b, mu)
 }
 
 // mdStationarity returns the left side of eq. (8),

@@ -4,40 +4,9 @@ import (
 	"math"
 	"math/rand/v2"
 	"testing"
-
-	"gonum.org/v1/gonum/spatial/r3"
 )
 
-// academic builds Table 1's problem from the six-mass body (sec. 4.1) with
-// the paper's literal, un-normalized frame t = n × e_x, o = n × t (the only
-// frame that reproduces Table 1; see the checklist §2).
-func academic() *Problem {
-	dx, dy, dz := 10.0, 1.0, 1.0
-	mx, my, mz := 0.03, 65.0, 50.0
-	in := r3.Vec{X: 2 * (my*dy*dy + mz*dz*dz), Y: 2 * (mx*dx*dx + mz*dz*dz), Z: 2 * (mx*dx*dx + my*dy*dy)}
-	minv := 1 / (2 * (mx + my + mz))
-	// world Delassus matrix E/m − d_x² e_x× I⁻¹ e_x×, with e_x× I⁻¹ e_x× =
-	// diag(0, −1/I_z, −1/I_y)
-	aw := [3][3]float64{{minv, 0, 0}, {0, minv + dx*dx/in.Z, 0}, {0, 0, minv + dx*dx/in.Y}}
-	n := r3.Unit(r3.Vec{X: 0.25, Y: 0.36, Z: -0.9})
-	t := r3.Cross(n, r3.Vec{X: 1})
-	o := r3.Cross(n, t)
-	q := [3]r3.Vec{n, t, o}
-	comp := func(v r3.Vec, i int) float64 { return [3]float64{v.X, v.Y, v.Z}[i] }
-	var p Problem
-	for a := 0; a < 3; a++ {
-		for c := 0; c < 3; c++ {
-			s := 0.0
-			for i := 0; i < 3; i++ {
-				s += comp(q[a], i) * aw[i][i] * comp(q[c], i)
-			}
-			p.A[a][c] = s
-		}
-		p.B[a] = r3.Dot(q[a], r3.Vec{X: 0.06, Y: 0.7, Z: 0.23})
-	}
-	p.Mu = 3.7
-	return &p
-}
+func academic() *Problem { return Table1() }
 
 func near(t *testing.T, what string, got, want []float64, tol float64) {
 	t.Helper()

@@ -5,12 +5,9 @@ import (
 	"testing"
 )
 
-// rod returns the single-contact problem of the Painlevé rod (sec. 4.2):
-// a rod of mass m (any length) at angle θ to the half-space y ≤ 0 with its
-// lower tip on the surface, sliding with v⁻ = −v₀e_x and ω⁻ = 0; b_n is
-// the normal velocity to remove (g δt in a time step, 0 for the impact).
-// The frame (n, t, o) is (e_y, e_x, e_z). A is built from eq. (2) with
-// the rod's inertia (axial inverse 0): A = E/m − r× I⁻¹ r×.
+// rod is the Painlevé rod's problem built from eq. (2) with the rod's
+// inertia (axial inverse 0), A = E/m − r× I⁻¹ r×, independently of
+// PainleveRod's closed form.
 func rod(m, theta, v0, bn, mu float64) *Problem {
 	c, s := math.Cos(theta), math.Sin(theta)
 	l := 1.0 // A does not depend on l
@@ -40,20 +37,17 @@ func rod(m, theta, v0, bn, mu float64) *Problem {
 	return p
 }
 
-func muStar(theta float64) float64 {
-	return (5 + 3*math.Cos(2*theta)) / (3 * math.Sin(2*theta))
-}
+func muStar(theta float64) float64 { return PainleveMuStar(theta) }
 
-// lambda0 is the sticking impulse (m v₀/8)(5+3cos2θ, 3 sin2θ, 0) in world
-// (x, y, z), returned in the contact frame (n, t, o).
-func lambda0(m, theta, v0 float64) [3]float64 {
-	k := m * v0 / 8
-	return [3]float64{k * 3 * math.Sin(2*theta), k * (5 + 3*math.Cos(2*theta)), 0}
-}
+func lambda0(m, theta, v0 float64) [3]float64 { return PainleveLambda0(m, theta, v0) }
 
 func TestPainleveDelassus(t *testing.T) {
 	m, th := 2.0, 1.2
 	p := rod(m, th, 1, 0, 1)
+	q := PainleveRod(m, th, 1, 0, 1)
+	for a := 0; a < 3; a++ {
+		near(t, "PainleveRod A", q.A[a][:], p.A[a][:], 1e-15)
+	}
 	c, s := math.Cos(th), math.Sin(th)
 	// A in world (x, y) order is m⁻¹[[1+3sin²θ, −3 sinθ cosθ], [·, 1+3cos²θ]]; A_zz = 4/m
 	near(t, "A", []float64{p.A[1][1], p.A[0][1], p.A[0][0], p.A[2][2], p.A[0][2], p.A[1][2]},

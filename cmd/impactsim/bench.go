@@ -50,6 +50,9 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	if len(args) > 0 && args[0] == "pile" {
 		return cmdBenchPile(args[1:], stdout, stderr)
 	}
+	if len(args) > 0 && args[0] == "channel" {
+		return cmdBenchChannel(args[1:], stdout, stderr)
+	}
 	if len(args) == 0 || args[0] != "drum" {
 		return badInput("bench: expected 'bench drum [--n N] [--mode drop|gas] [--steps S] [--operator NAME]' or 'bench pile [--kind box|mesh] [--n N] [--steps S]'")
 	}

@@ -29,6 +29,8 @@ usage:
                       [--solver auto|dense|sparse] [--out DIR] [--frames N] [--vtk]
                       [--max-iter K] [--quiet] [--strict]
       SCENE is a SCISim ball2d, rigidbody2d or rigidbody3d XML file, or builtin:NAME
+                      [--law nbgs-maxdiss|nbgs-coulomb] [--epsilon E] [--tol X] [--domains D] [--relax W]
+      SCENE is a SCISim ball2d or rigidbody3d XML file, or builtin:NAME
       (see 'impactsim scenes')
   impactsim render DIR [--out DIR] [--width W] [--height H] [--stride K]
                       [--max-frames N] [--fps F] [--no-mp4] [--no-gif] [--no-png]
@@ -45,6 +47,16 @@ usage:
       spread of Newton's cradle outcomes vs disturbance size (Fig. 12): CSV + PNG
   impactsim tower stable|collapse FILE|builtin:NAME [--initial] [--steps N] [--out DIR]
       brick towers as bar-and-joint frameworks (Rote & Zwick): stability LP, collapse
+  impactsim academic [--out DIR]
+      Preclik et al. Table 1: the six-mass body's maximum-dissipation and Coulomb impulses (CSV)
+  impactsim painleve [--theta N] [--mu LO:HI:N] [--out DIR]
+      Painlevé rod: impulsive / non-impulsive impact over (θ, μ) against μ*(θ) (CSV + PNG)
+  impactsim channel [--preset paper|narrow|tiny] [--end T] [--law maxdiss|coulomb|both]
+                    [--sweeps N] [--tol X] [--epsilon E] [--domains D] [--relax W] [--dt H]
+                    [--from T] [--workers W] [--vtk] [--save-state FILE] [--resume FILE] [--out DIR]
+      granular channel flow (Preclik et al. sec. 4.3): Table 2, velocity maps, RDF (CSV + PNG)
+  impactsim bench channel [--preset P] [--steps S] [--warm K] [--workers W] [--resume FILE] [--law L]
+      per-step time, contact updates per second per core, memory per sphere
 
   impactsim bouncemap build MESH.obj [--modes M] [--out MAP] | show MAP | combiners
       Bounce Maps (Wang et al. 2017): restitution of a body over its surface
@@ -84,6 +96,12 @@ func run(args []string, stdout, stderr io.Writer) int {
 		err = cmdTower(args[1:], stdout, stderr)
 	case "bouncemap":
 		err = cmdBouncemap(args[1:], stdout, stderr)
+	case "channel":
+		err = cmdChannel(args[1:], stdout, stderr)
+	case "academic":
+		err = cmdAcademic(args[1:], stdout, stderr)
+	case "painleve":
+		err = cmdPainleve(args[1:], stdout, stderr)
 	case "help", "-h", "--help":
 		fmt.Fprint(stdout, usage)
 		return 0

@@ -60,3 +60,69 @@ func TestNBGSBadInput(t *testing.T) {
 		t.Errorf("good scene: %+v", s)
 	}
 }
+
+// TestAcademicAndPainleveCommands: Table 1's numbers and the Painlevé
+// sweep's agreement with μ*(θ) reach the files.
+func TestAcademicAndPainleveCommands(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runCLI(t, "academic", "--out", dir)
+	if code != 0 || !strings.Contains(out, "-0.6340074") || !strings.Contains(out, "-0.6309600") {
+		t.Fatalf("academic: exit %d, %q %q", code, out, errs)
+	}
+	data, err := os.ReadFile(filepath.Join(dir, "table1.csv"))
+	if err != nil || strings.Count(string(data), "\n") != 5 {
+		t.Fatalf("table1.csv: %v\n%s", err, data)
+	}
+	code, out, errs = runCLI(t, "painleve", "--theta", "40", "--mu", "0:4:40", "--out", dir)
+	if code != 0 || !strings.Contains(out, "at 1600 of 1600 points") {
+		t.Fatalf("painleve: exit %d, %q %q", code, out, errs)
+	}
+	for _, f := range []string{"painleve.csv", "painleve.png"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	if code, _, errs := runCLI(t, "painleve", "--mu", "4:0:10", "--out", dir); code != 2 || !strings.Contains(errs, "--mu") {
+		t.Errorf("bad --mu: exit %d, %q", code, errs)
+	}
+}
+
+// TestChannelCommand runs the tiny channel briefly with both laws and
+// checks the run directory; bad flags exit 2 with one line.
+func TestChannelCommand(t *testing.T) {
+	dir := t.TempDir()
+	code, out, errs := runCLI(t, "channel", "--preset", "tiny", "--end", "0.003", "--sample-every", "50", "--out", dir, "--quiet", "--save-state", filepath.Join(dir, "s.state"))
+	if code != 0 || !strings.Contains(out, "maxdiss") || !strings.Contains(out, "coulomb") {
+		t.Fatalf("channel: exit %d, %q %q", code, out, errs)
+	}
+	for _, f := range []string{"table2.csv", "maxdiss/summary.json", "maxdiss/samples.csv", "maxdiss/speed.png", "maxdiss/speed.csv", "maxdiss/omega.png", "maxdiss/rdf.csv", "maxdiss/rdf.png", "coulomb/summary.json", "s_maxdiss.state"} {
+		if _, err := os.Stat(filepath.Join(dir, f)); err != nil {
+			t.Error(err)
+		}
+	}
+	// resume continues from the saved state
+	code, out, errs = runCLI(t, "channel", "--preset", "tiny", "--end", "0.001", "--law", "maxdiss", "--resume", filepath.Join(dir, "s_maxdiss.state"), "--out", filepath.Join(dir, "r"), "--quiet")
+	if code != 0 || !strings.Contains(out, "400 steps to t = 0.004") {
+		t.Fatalf("resume: exit %d, %q %q", code, out, errs)
+	}
+	for _, args := range [][]string{
+		{"channel", "--preset", "huge"},
+		{"channel", "--epsilon", "1"},
+		{"channel", "--tol", "0"},
+		{"channel", "--sweeps", "0"},
+		{"channel", "--law", "hertz"},
+		{"channel", "--resume", filepath.Join(dir, "missing.state")},
+		{"bench", "channel", "--domains", "0"},
+	} {
+		if args[0] == "channel" {
+			args = append(args, "--out", filepath.Join(dir, "bad"))
+		}
+		code, _, errs := runCLI(t, args...)
+		if code != 2 || strings.Count(strings.TrimSpace(errs), "\n") != 0 || strings.Contains(errs, "not defined") {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(dir, "bad")); err == nil {
+		t.Error("a bad channel command wrote its directory")
+	}
+}

@@ -1,0 +1,512 @@
+package spheres
+
+import (
+	"fmt"
+	"math"
+	"time"
+
+	"impactsim/friction"
+	"impactsim/mech"
+	"impactsim/sim"
+)
+
+// Config says how Step advances the system.
+type Config struct {
+	// H is the time step (> 0).
+	H float64
+	// Epsilon is the error reduction ε ∈ [0, 1) of the gap term
+	// (sim.GapVelocity).
+	Epsilon float64
+	// Law configures the sweeps: block law, tolerance, cap, domains and
+	// relaxation, with friction.NBGS's meaning and defaults.
+	Law friction.NBGS
+	// SortEvery reorders the spheres by grid cell every this many steps
+	// (0: DefaultSortEvery); between reorders the broad phase sorts
+	// indices only.
+	SortEvery int
+}
+
+// DefaultSortEvery is the default of Config.SortEvery.
+const DefaultSortEvery = 20
+
+// Check validates the configuration.
+func (c *Config) Check() error {
+	if !(c.H > 0) || math.IsInf(c.H, 0) {
+		return fmt.Errorf("spheres: time step %v, want h > 0", c.H)
+	}
+	if !(c.Epsilon >= 0 && c.Epsilon < 1) {
+		return fmt.Errorf("spheres: error reduction ε = %v, want 0 ≤ ε < 1", c.Epsilon)
+	}
+	if c.SortEvery < 0 {
+		return fmt.Errorf("spheres: sort interval %d, want ≥ 0", c.SortEvery)
+	}
+	return c.Law.Check()
+}
+
+// StepStats describes one step.
+type StepStats struct {
+	Contacts     int // all contacts of the step
+	PairContacts int // sphere–sphere contacts among them
+	// MaxPenetration is the largest overlap −ξ of two spheres (0 if none)
+	// at the start of the step, and MaxWallPenetration that of a sphere
+	// and a wall.
+	MaxPenetration, MaxWallPenetration float64
+	Law                                mech.Stats
+	Integrate, Detect, Solve           time.Duration
+}
+
+// Step advances the system by one step of Preclik et al.'s impulse-
+// velocity time stepping (package documentation): kick, contacts at the
+// current positions (active when the gap can close within the step), NBGS
+// sweeps, drift, and the planes' motion. It does not allocate once its
+// workspaces have grown to the problem's size.
+func (s *System) Step(c *Config) StepStats {
+	w := &s.work
+	var st StepStats
+	h := c.H
+	t0 := time.Now()
+	// 1. kick: external impulses (gravity); a sphere's gyroscopic term
+	// ω × Iω vanishes
+	s.pool.For(s.N(), 4096, s.kickChunk(h))
+	if c.SortEvery >= 0 {
+		every := c.SortEvery
+		if every == 0 {
+			every = DefaultSortEvery
+		}
+		if s.stepsSinceOrder%every == 0 {
+			s.sortByCell(h)
+		}
+		s.stepsSinceOrder++
+	}
+	t1 := time.Now()
+	// 2. contacts at the current positions
+	s.detect(h, c.Epsilon)
+	st.Contacts = len(w.con)
+	st.PairContacts = w.npair
+	st.MaxPenetration, st.MaxWallPenetration = w.maxPen, w.maxWallPen
+	t2 := time.Now()
+	// 3. sweeps
+	st.Law = s.solve(&c.Law)
+	t3 := time.Now()
+	// 4. drift and the walls' motion
+	s.pool.For(s.N(), 4096, s.driftChunk(h))
+	for k := range s.Planes {
+		p := &s.Planes[k]
+		for d := 0; d < 3; d++ {
+			p.P[d] += h * p.V[d]
+		}
+	}
+	t4 := time.Now()
+	st.Integrate = t1.Sub(t0) + t4.Sub(t3)
+	st.Detect = t2.Sub(t1)
+	st.Solve = t3.Sub(t2)
+	return st
+}
+
+func (s *System) kickChunk(h float64) func(_, lo, hi int) {
+	w := &s.work
+	w.h = h
+	if w.fKick == nil {
+		w.fKick = func(_, lo, hi int) {
+			g := s.Gravity
+			hh := s.work.h
+			for i := lo; i < hi; i++ {
+				v := s.VW[6*i : 6*i+3]
+				v[0] += hh * g[0]
+				v[1] += hh * g[1]
+				v[2] += hh * g[2]
+			}
+		}
+	}
+	return w.fKick
+}
+
+// driftChunk: x′ = x + h v, ϕ′ = (ϕ + h Q(ϕ)ω)/‖·‖, Q(ϕ)ω = ½(0, ω) ⊗ ϕ.
+func (s *System) driftChunk(h float64) func(_, lo, hi int) {
+	w := &s.work
+	w.h = h
+	if w.fDrift == nil {
+		w.fDrift = func(_, lo, hi int) {
+			hh := s.work.h
+			for i := lo; i < hi; i++ {
+				x, q, vw := s.X[3*i:3*i+3], s.Q[4*i:4*i+4], s.VW[6*i:6*i+6]
+				x[0] += hh * vw[0]
+				x[1] += hh * vw[1]
+				x[2] += hh * vw[2]
+				a, b, c := 0.5*hh*vw[3], 0.5*hh*vw[4], 0.5*hh*vw[5]
+				qw, qx, qy, qz := q[0], q[1], q[2], q[3]
+				nw := qw - a*qx - b*qy - c*qz
+				nx := qx + a*qw + b*qz - c*qy
+				ny := qy - a*qz + b*qw + c*qx
+				nz := qz + a*qy - b*qx + c*qw
+				l := 1 / math.Sqrt(nw*nw+nx*nx+ny*ny+nz*nz)
+				q[0], q[1], q[2], q[3] = nw*l, nx*l, ny*l, nz*l
+			}
+		}
+	}
+	return w.fDrift
+}
+
+// contact is one contact of a step: sphere i and sphere j, or wall −1−j
+// (planes, then boxes, then cylinders), with the unit normal n from j to i,
+// tangents t, o ((n, t, o) right-handed), the radii ri, rj (lever arms −ri
+// n on i, rj n on j; rj = 0 for walls), the isotropic block (A_nn, A_tt),
+// the known relative velocity rel in the frame (gap term and wall
+// velocity), and the impulse x = (x_n, x_t, x_o).
+type contact struct {
+	i, j     int32
+	vi, vj   int32 // offsets of the bodies' (v, ω) in the solve's velocity array
+	n, t, o  [3]float64
+	ri, rj   float64
+	ann, att float64
+	ian, iat float64 // 1/A_nn, 1/A_tt
+	rel      [3]float64
+	x        [3]float64
+}
+
+// workspace holds everything a step reuses.
+type workspace struct {
+	h                  float64
+	fKick, fDrift      func(_, lo, hi int)
+	fPairs, fWalls     func(w, lo, hi int)
+	con                []contact
+	npair              int
+	maxPen, maxWallPen float64
+	margin, eps        float64
+
+	// broad phase
+	lo         [3]float64
+	cs         float64
+	dims       [3]int
+	key        []int32
+	cellStart  []int32
+	order      []int32
+	chunkCon   [][]contact
+	chunkPen   []float64
+	perm       []int32
+	permF      []float64
+	permI      []int64
+	stencil    [13]int
+	stencilOff [13][3]int
+
+	nb nbgsWork
+}
+
+// grid sets up the broad-phase grid for cell size cs over the spheres'
+// bounding box; the number of cells is kept below 4N + 64 by enlarging cs.
+func (s *System) grid(cs float64) {
+	w := &s.work
+	n := s.N()
+	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
+	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
+	for i := 0; i < n; i++ {
+		for d := 0; d < 3; d++ {
+			lo[d] = math.Min(lo[d], s.X[3*i+d])
+			hi[d] = math.Max(hi[d], s.X[3*i+d])
+		}
+	}
+	if n == 0 {
+		lo, hi = [3]float64{}, [3]float64{}
+	}
+	for {
+		cells := 1
+		for d := 0; d < 3; d++ {
+			w.dims[d] = int((hi[d]-lo[d])/cs) + 1
+			cells *= w.dims[d]
+		}
+		if cells <= 4*n+64 {
+			break
+		}
+		cs *= math.Cbrt(float64(cells) / float64(4*n+64))
+	}
+	w.lo, w.cs = lo, cs
+	ny, nz := w.dims[1], w.dims[2]
+	k := 0
+	for dx := 0; dx <= 1; dx++ {
+		for dy := -1; dy <= 1; dy++ {
+			for dz := -1; dz <= 1; dz++ {
+				if dx == 0 && (dy < 0 || dy == 0 && dz <= 0) {
+					continue
+				}
+				w.stencil[k] = (dx*ny+dy)*nz + dz
+				w.stencilOff[k] = [3]int{dx, dy, dz}
+				k++
+			}
+		}
+	}
+	// counting sort of the spheres by cell, stable in index order
+	cells := w.dims[0] * ny * nz
+	w.key = growI32(w.key, n)
+	w.cellStart = growI32(w.cellStart, cells+1)
+	clear(w.cellStart)
+	for i := 0; i < n; i++ {
+		c := s.cellOf(i)
+		w.key[i] = int32(c)
+		w.cellStart[c+1]++
+	}
+	for c := 0; c < cells; c++ {
+		w.cellStart[c+1] += w.cellStart[c]
+	}
+	w.order = growI32(w.order, n)
+	// fill with a running cursor per cell (reuse perm as cursors)
+	w.perm = growI32(w.perm, cells)
+	copy(w.perm, w.cellStart[:cells])
+	for i := 0; i < n; i++ {
+		c := w.key[i]
+		w.order[w.perm[c]] = int32(i)
+		w.perm[c]++
+	}
+}
+
+func (s *System) cellOf(i int) int {
+	w := &s.work
+	var c [3]int
+	for d := 0; d < 3; d++ {
+		c[d] = min(w.dims[d]-1, max(0, int((s.X[3*i+d]-w.lo[d])/w.cs)))
+	}
+	return (c[0]*w.dims[1]+c[1])*w.dims[2] + c[2]
+}
+
+func growI32(s []int32, n int) []int32 {
+	if cap(s) < n {
+		return make([]int32, n, n+n/4)
+	}
+	return s[:n]
+}
+
+// maxRadius returns the largest radius.
+func (s *System) maxRadius() float64 {
+	r := 0.0
+	for _, x := range s.R {
+		r = math.Max(r, x)
+	}
+	return r
+}
+
+// sortByCell reorders the spheres by grid cell (stable), so that spheres
+// near in space are near in memory and in index (the domains of the
+// sweeps are index ranges).
+func (s *System) sortByCell(h float64) {
+	n := s.N()
+	if n == 0 {
+		return
+	}
+	w := &s.work
+	s.grid(2*s.maxRadius() + s.margin(h))
+	// permutation: new slot k holds old sphere order[k]
+	w.permF = growF(w.permF, 6*n)
+	reorder := func(a []float64, k int) {
+		for m := 0; m < n; m++ {
+			o := int(w.order[m])
+			copy(w.permF[k*m:k*m+k], a[k*o:k*o+k])
+		}
+		copy(a, w.permF[:k*n])
+	}
+	reorder(s.X, 3)
+	reorder(s.Q, 4)
+	reorder(s.VW, 6)
+	reorder(s.R, 1)
+	reorder(s.InvM, 1)
+	reorder(s.InvI, 1)
+	if cap(w.permI) < n {
+		w.permI = make([]int64, n, n+n/4)
+	}
+	w.permI = w.permI[:n]
+	for m := 0; m < n; m++ {
+		w.permI[m] = s.ID[w.order[m]]
+	}
+	copy(s.ID, w.permI)
+}
+
+func growF(s []float64, n int) []float64 {
+	if cap(s) < n {
+		return make([]float64, n, n+n/4)
+	}
+	return s[:n]
+}
+
+// margin returns the distance two spheres (or a sphere and a wall) can
+// close within a step h: h·(2 max|v| + max|V_wall|).
+func (s *System) margin(h float64) float64 {
+	vmax := 0.0
+	for i := range s.R {
+		v := s.VW[6*i : 6*i+3]
+		vmax = math.Max(vmax, v[0]*v[0]+v[1]*v[1]+v[2]*v[2])
+	}
+	wmax := 0.0
+	for _, p := range s.Planes {
+		wmax = math.Max(wmax, p.V[0]*p.V[0]+p.V[1]*p.V[1]+p.V[2]*p.V[2])
+	}
+	return h * (2*math.Sqrt(vmax) + math.Sqrt(wmax))
+}
+
+// detect finds the contacts of the step at the current positions: sphere
+// pairs and sphere–wall pairs whose gap ξ is below the distance the step
+// can close (a penetrating pair always counts), in a deterministic order —
+// pairs by the grid cell of their first sphere, then walls by sphere index.
+func (s *System) detect(h, eps float64) {
+	w := &s.work
+	n := s.N()
+	w.margin = s.margin(h)
+	w.eps, w.h = eps, h
+	s.grid(2*s.maxRadius() + w.margin)
+	cells := w.dims[0] * w.dims[1] * w.dims[2]
+	nch := s.pool.Chunks(cells, 256)
+	if len(w.chunkCon) < nch {
+		w.chunkCon = append(w.chunkCon, make([][]contact, nch-len(w.chunkCon))...)
+	}
+	w.chunkPen = growF(w.chunkPen, 2*max(nch, s.pool.Chunks(n, 1024)))
+	clear(w.chunkPen)
+	if w.fPairs == nil {
+		w.fPairs, w.fWalls = s.pairChunk, s.wallChunk
+	}
+	s.pool.For(cells, 256, w.fPairs)
+	w.con = w.con[:0]
+	w.maxPen = 0
+	for k := 0; k < nch; k++ {
+		w.con = append(w.con, w.chunkCon[k]...)
+		w.maxPen = math.Max(w.maxPen, w.chunkPen[2*k])
+	}
+	w.npair = len(w.con)
+	nw := s.pool.Chunks(n, 1024)
+	if len(w.chunkCon) < nw {
+		w.chunkCon = append(w.chunkCon, make([][]contact, nw-len(w.chunkCon))...)
+	}
+	clear(w.chunkPen)
+	s.pool.For(n, 1024, w.fWalls)
+	w.maxWallPen = 0
+	for k := 0; k < nw; k++ {
+		w.con = append(w.con, w.chunkCon[k]...)
+		w.maxWallPen = math.Max(w.maxWallPen, w.chunkPen[2*k+1])
+	}
+}
+
+// pairChunk finds the sphere pairs of cells [lo, hi).
+func (s *System) pairChunk(ch, lo, hi int) {
+	w := &s.work
+	out := w.chunkCon[ch][:0]
+	pen := 0.0
+	ny, nz := w.dims[1], w.dims[2]
+	for c := lo; c < hi; c++ {
+		a0, a1 := w.cellStart[c], w.cellStart[c+1]
+		if a0 == a1 {
+			continue
+		}
+		cx, cy, cz := c/(ny*nz), (c/nz)%ny, c%nz
+		for ai := a0; ai < a1; ai++ {
+			i := int(w.order[ai])
+			// same cell: later spheres only
+			for bi := ai + 1; bi < a1; bi++ {
+				out, pen = s.pair(out, pen, i, int(w.order[bi]))
+			}
+			for k, off := range w.stencilOff {
+				x, y, z := cx+off[0], cy+off[1], cz+off[2]
+				if x >= w.dims[0] || y < 0 || y >= ny || z < 0 || z >= nz {
+					continue
+				}
+				c2 := c + w.stencil[k]
+				for bi := w.cellStart[c2]; bi < w.cellStart[c2+1]; bi++ {
+					out, pen = s.pair(out, pen, i, int(w.order[bi]))
+				}
+			}
+		}
+	}
+	w.chunkCon[ch] = out
+	w.chunkPen[2*ch] = pen
+}
+
+// pair appends the contact of spheres i and j if their gap is below the
+// step's margin.
+func (s *System) pair(out []contact, pen float64, i, j int) ([]contact, float64) {
+	w := &s.work
+	xi, xj := s.X[3*i:3*i+3], s.X[3*j:3*j+3]
+	d := [3]float64{xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]}
+	rr := s.R[i] + s.R[j]
+	lim := rr + w.margin
+	d2 := d[0]*d[0] + d[1]*d[1] + d[2]*d[2]
+	if d2 >= lim*lim {
+		return out, pen
+	}
+	l := math.Sqrt(d2)
+	if l == 0 {
+		return out, pen // coincident centres: no normal
+	}
+	xi0 := l - rr
+	if -xi0 > pen {
+		pen = -xi0
+	}
+	n := [3]float64{d[0] / l, d[1] / l, d[2] / l}
+	t, o := tangents(n)
+	ann := s.InvM[i] + s.InvM[j]
+	c := contact{i: int32(i), j: int32(j), n: n, t: t, o: o, ri: s.R[i], rj: s.R[j],
+		ann: ann, att: ann + s.R[i]*s.R[i]*s.InvI[i] + s.R[j]*s.R[j]*s.InvI[j]}
+	c.ian, c.iat = 1/c.ann, 1/c.att
+	c.rel[0] = sim.GapVelocity(xi0, w.h, w.eps)
+	return append(out, c), pen
+}
+
+// wallChunk finds the wall contacts of spheres [lo, hi).
+func (s *System) wallChunk(ch, lo, hi int) {
+	w := &s.work
+	out := w.chunkCon[ch][:0]
+	pen := 0.0
+	np, nb := len(s.Planes), len(s.Boxes)
+	m := w.margin
+	for i := lo; i < hi; i++ {
+		x := s.X[3*i : 3*i+3]
+		r := s.R[i]
+		for k := range s.Planes {
+			pl := &s.Planes[k]
+			// cheap test first: the signed distance along the normal
+			if d := pl.N[0]*(x[0]-pl.P[0]) + pl.N[1]*(x[1]-pl.P[1]) + pl.N[2]*(x[2]-pl.P[2]); d-r < m {
+				out, pen = s.wall(out, pen, i, -1-k, d-r, pl.N, pl.V)
+			}
+		}
+		for k := range s.Boxes {
+			bx := &s.Boxes[k]
+			// outside the box grown by r + margin along some axis: no contact
+			e := r + m
+			if math.Abs(x[0]-bx.C[0]) >= bx.Half[0]+e || math.Abs(x[1]-bx.C[1]) >= bx.Half[1]+e || math.Abs(x[2]-bx.C[2]) >= bx.Half[2]+e {
+				continue
+			}
+			d, n := bx.distance(x)
+			out, pen = s.wall(out, pen, i, -1-np-k, d-r, n, [3]float64{})
+		}
+		for k := range s.Cylinders {
+			d, n := s.Cylinders[k].distance(x)
+			out, pen = s.wall(out, pen, i, -1-np-nb-k, d-r, n, [3]float64{})
+		}
+	}
+	w.chunkCon[ch] = out
+	w.chunkPen[2*ch+1] = pen
+}
+
+// wall appends the contact of sphere i with wall j (< 0) at gap xi, normal
+// n (from the wall to the sphere) and wall velocity vw, if the gap is below
+// the step's margin.
+func (s *System) wall(out []contact, pen float64, i, j int, xi float64, n, vw [3]float64) ([]contact, float64) {
+	w := &s.work
+	if xi >= w.margin {
+		return out, pen
+	}
+	if -xi > pen {
+		pen = -xi
+	}
+	t, o := tangents(n)
+	ann := s.InvM[i]
+	c := contact{i: int32(i), j: int32(j), n: n, t: t, o: o, ri: s.R[i],
+		ann: ann, att: ann + s.R[i]*s.R[i]*s.InvI[i]}
+	c.ian, c.iat = 1/c.ann, 1/c.att
+	// relative velocity = sphere's − wall's: the wall's part is known
+	c.rel = [3]float64{
+		sim.GapVelocity(xi, w.h, w.eps) - dot(n, vw),
+		-dot(t, vw),
+		-dot(o, vw),
+	}
+	return append(out, c), pen
+}
+
+func dot(a, b [3]float64) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
+
+// Contacts returns the number of contacts of the last step.
+func (s *System) Contacts() int { return len(s.work.con) }
