@@ -41,6 +41,25 @@
 //     region, per bin divided by the spheres in the region and by 4πρ∫r²dr
 //     with the overall number density ρ); its main peak lies at r = d.
 //
+// # Files (impactsim channel)
+//
+// A run directory holds summary.json (the Config, the block law, Table 2
+// as the Table2 type's JSON fields, the wall time and its parts, the
+// paper's Table 2), samples.csv with the header
+// step,time,particles,contacts,pair_contacts,sweeps,residual,kinetic (one
+// row per sample; residual is the last sweep's, kinetic the spheres'
+// kinetic energy in J), speed.csv and omega.csv with the header
+// x_cm,y_cm,value (cell centres in cm; mean speed in m/s, mean angular
+// speed in rad/ms; NaN for empty cells) and their PNG heat maps (colour
+// scales 0–1 m/s and 0–2 rad/ms as Figs. 8–9), rdf.csv with r_over_d,g and
+// rdf.png, and with --vtk vtk/spheres.pvd indexing .vtp files with the
+// spheres' centres and the point fields radius, velocity and omega. With
+// both laws, table2.csv has the rows avg_particles, solid_fraction,
+// avg_contacts, contacts_per_particle, max_penetration_um,
+// max_penetration_of_r, peak_cell_speed and the columns quantity,
+// paper_coulomb, paper_maxdiss, then one per law. State files
+// (--save-state, --resume) are binary (Flow.WriteState).
+//
 // Every contact of this scene involves a sphere, whose Delassus block is
 // isotropic and decoupled; there the Coulomb-like model has a unique
 // solution and it equals the maximum-dissipation impulse

@@ -19,6 +19,15 @@
 // velocity; with none, frictionless. All contacts share one sweep and one
 // convergence test on contact relative velocities.
 //
+// NBGS is the non-linear block Gauss–Seidel law of Preclik et al. (sec.
+// 3.1, eq. 5): normal and friction impulses of three-dimensional contacts
+// together, each contact's 3×3 block solved analytically by the single-
+// contact laws of package singlecontact (maximum-dissipation impact, or the
+// Coulomb-like model), with the known relative velocities NRel/DRel (the
+// gap term of the impulse-velocity time stepping, moving walls), a user-set
+// tolerance and sweep cap, and the blend with weighted block Jacobi over
+// index-range domains that runs in parallel (see NBGS).
+//
 // BoxedLCP (eqs. 20–21 of Zhang et al.) wraps any normal impact operator:
 // normal impulses with the operator's restitution targets and friction
 // impulses in a friction pyramid, alternating projected Gauss–Seidel sweeps

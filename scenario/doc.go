@@ -10,6 +10,10 @@
 //     → friction.Coulomb, the coupled Coulomb law with Newton restitution,
 //     inside Alg. 4 (SCISim's "staggering" variants all map to Alg. 4's
 //     single pass; its penetration stabilization is not modelled).
+//   - impactsim's <nbgs_friction_solver> (no SCISim equivalent) → the
+//     impulse-velocity time stepping of Preclik et al. (sim) with the
+//     non-linear block Gauss–Seidel law friction.NBGS; so does the command
+//     line's --law nbgs-maxdiss|nbgs-coulomb on any 3D scene.
 //   - SCISim's numerical back ends (ipopt, ql, apgd) name solvers of the same
 //     mathematical problem; all map to impactsim's exact qp "auto" solver
 //     (dense active set for small problems, MPRGP for large ones).

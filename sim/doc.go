@@ -42,4 +42,20 @@
 // Euler with the kick first), and its restitution must be 0 (SCISim
 // refuses other values; so do the scene readers), because the law sees
 // vᵗ + δ, not a pre-impact velocity.
+//
+// # Impulse-velocity time stepping (Preclik et al. sec. 3.1)
+//
+// NewImpulseVelocityStepper makes a Stepper that advances a system with the
+// position-level scheme of Preclik et al. instead: with the external
+// impulses z = (h f_ext, h τ_ext − h ω × I(ϕ)ω) (explicit gyroscopic term),
+//
+//	v̂ = v + M⁻¹z,
+//	ξᵢ/h + ∇gᵢᵀv′ ≥ 0 ⊥ λᵢ ≥ 0 (with friction: the contact law's eq. 5),
+//	v′ = v̂ + M⁻¹(Gλ + Dβ),   x′ = x + h v′,   ϕ′ = (ϕ + h Q(ϕ)ω′)/‖·‖₂,
+//
+// where the contacts are those active at the prediction x + h v̂, assembled
+// at x, and the gap ξᵢ at x enters as the known normal velocity NRel[i] =
+// ε·min(0, ξᵢ/h) + max(0, ξᵢ/h) (GapVelocity; error reduction ε ∈ [0, 1)).
+// The system supplies Kick (v̂), Drift (x′, ϕ′) and Gaps (ξ)
+// (ImpulseVelocitySystem); the law is friction.NBGS.
 package sim
