@@ -5,12 +5,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"testing"
-
-	"impactsim/scene"
 )
 
 var (
@@ -239,26 +236,6 @@ func (e entry) name() string {
 	return strings.TrimSuffix(e.scene, ".xml")
 }
 
-// sceneDt returns the scene's time step as impactsim reads it (0 if it
-// cannot be read).
-func sceneDt(system, path string) float64 {
-	switch system {
-	case "ball2d":
-		if sc, err := scene.LoadBall2D(path); err == nil {
-			return sc.Integrator.Dt
-		}
-	case "rigidbody3d":
-		if sc, err := scene.LoadRigidBody3D(path); err == nil {
-			return sc.Integrator.Dt
-		}
-	case "rigidbody2d":
-		if sc, err := scene.LoadRigidBody2D(path); err == nil {
-			return sc.Integrator.Dt
-		}
-	}
-	return 0
-}
-
 func TestParity(t *testing.T) {
 	long := os.Getenv("IMPACTSIM_LONG") != ""
 	for _, e := range parityTable {
@@ -313,23 +290,15 @@ func TestParity(t *testing.T) {
 func regenerate(t *testing.T, e entry) {
 	comments := []string{"SCISim reference state for impactsim's parity table (package parity); regenerate with",
 		"go test ./parity -run TestParity -scisim SCISIM_BUILD_DIR"}
-	path := e.path()
-	data, err := os.ReadFile(path)
+	path, cleanup, changed, err := MUMPSCopy(e.path())
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Debian's Ipopt has no HSL solvers (ma97, ma57, …): SCISim exits at
-	// its first Ipopt solve unless the scene asks for MUMPS only. The
-	// linear solver changes only Ipopt's inner linear algebra.
-	if hsl := regexp.MustCompile(`linear_solvers="[^"]*"`); hsl.Match(data) {
-		path = filepath.Join(filepath.Dir(path), ".mumps-"+filepath.Base(path))
-		if err := os.WriteFile(path, hsl.ReplaceAll(data, []byte(`linear_solvers="mumps"`)), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		defer os.Remove(path)
+	defer cleanup()
+	if changed {
 		comments = append(comments, `run on a copy of the scene with linear_solvers="mumps" (SCISim's build has no HSL solvers)`)
 	}
-	s, warnings, err := RunSCISim(*scisimDir, e.system, path, e.end, sceneDt(e.system, e.path()))
+	s, warnings, err := RunSCISim(*scisimDir, e.system, path, e.end, SceneDt(e.system, e.path()))
 	if err != nil {
 		t.Fatal(err)
 	}

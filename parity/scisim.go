@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -127,4 +128,26 @@ func lastLines(s string, n int) string {
 		l = l[len(l)-n:]
 	}
 	return strings.Join(l, "\n")
+}
+
+// MUMPSCopy returns the path of a copy of the scene at path whose Ipopt
+// linear_solvers attribute asks for MUMPS only (changed true), or path
+// itself when it has none. Debian's Ipopt has no HSL solvers (ma97, ma57,
+// …): SCISim exits at its first Ipopt solve unless the scene asks for MUMPS
+// only; the linear solver changes only Ipopt's inner linear algebra.
+// cleanup removes the copy.
+func MUMPSCopy(path string) (string, func(), bool, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", nil, false, err
+	}
+	hsl := regexp.MustCompile(`linear_solvers="[^"]*"`)
+	if !hsl.Match(data) {
+		return path, func() {}, false, nil
+	}
+	cp := filepath.Join(filepath.Dir(path), ".mumps-"+filepath.Base(path))
+	if err := os.WriteFile(cp, hsl.ReplaceAll(data, []byte(`linear_solvers="mumps"`)), 0o644); err != nil {
+		return "", nil, false, err
+	}
+	return cp, func() { os.Remove(cp) }, true, nil
 }

@@ -102,3 +102,23 @@ func rigid3DV(v []float64) []float64 {
 	}
 	return out
 }
+
+// SceneDt returns the time step of the scene at path as impactsim reads it
+// (0 if it cannot be read).
+func SceneDt(system, path string) float64 {
+	switch system {
+	case "ball2d":
+		if sc, err := scene.LoadBall2D(path); err == nil {
+			return sc.Integrator.Dt
+		}
+	case "rigidbody3d":
+		if sc, err := scene.LoadRigidBody3D(path); err == nil {
+			return sc.Integrator.Dt
+		}
+	case "rigidbody2d":
+		if sc, err := scene.LoadRigidBody2D(path); err == nil {
+			return sc.Integrator.Dt
+		}
+	}
+	return 0
+}
