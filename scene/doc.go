@@ -27,6 +27,15 @@
 // does not support (penalty, scripting) are rejected
 // with their line.
 //
+// Two things are read as SCISim reads them, not refused: an integrator's
+// dt may be a ratio "p/q" of positive integers (SCISim keeps time steps as
+// rationals; read as p/q), and an attribute given twice is read with its
+// first value, as SCISim's RapidXML does (first_attribute), and noted in
+// the scene's Warnings ("FILE:LINE: element: attribute "x" given twice;
+// the first value … is used"). As SCISim, a sobogus_friction_solver with
+// staggering="symplectic_euler" needs stabilization, penetration_threshold
+// and CoR="0" (any other restitution is refused).
+//
 // # Bounce maps in rigidbody3d scenes (impactsim's elements)
 //
 // SCISim has no per-contact restitution. A rigidbody3d scene may add
