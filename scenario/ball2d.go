@@ -5,7 +5,6 @@ import (
 	"math"
 
 	"impactsim/ball2d"
-	"impactsim/friction"
 	"impactsim/impact"
 	"impactsim/par"
 	"impactsim/scene"
@@ -113,55 +112,15 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 		return nil, err
 	}
 	r := &Ball2D{Scene: sc, Sys: sys}
-	solver := solverFor(opt)
-	switch {
-	case opt.Operator != "":
-		op, err := impact.New(impact.Config{Name: opt.Operator, VTol: firstPositive(opt.VTol, sc.ImpactOperator.VTol), Solver: solver, MaxIter: opt.MaxIter, WarmStart: opt.WarmStart})
-		if err != nil {
-			return nil, fmt.Errorf("option --operator: %w", err)
-		}
-		law := &sim.Staggered{Impact: op}
+	if opt.Operator != "" {
 		sys.NoFrictionBasis = !(sys.Mu > 0) // impact only: nothing reads D
-		r.Mapping = fmt.Sprintf("operator %s (command line), QP solver %s", op.Name(), solver)
-		if sys.Mu > 0 {
-			fr, err := friction.NewMaxDissipation(solver)
-			if err != nil {
-				return nil, err
-			}
-			law.Friction = fr
-			r.Mapping += fmt.Sprintf(", maximal-dissipation friction (Alg. 3) with μ = %g", sys.Mu)
-		}
-		r.Law = law
-	case sc.ImpactOperator.Type != "":
-		cfg := impactConfig(&sc.ImpactOperator, opt)
-		op, err := impact.New(*cfg)
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: impact_operator: %w", sc.Source, sc.ImpactOperator.Line, err)
-		}
-		r.Law = &sim.Staggered{Impact: op}
-		r.Mapping = fmt.Sprintf("scene operator %s (SCISim solver %q → impactsim QP solver %s)", op.Name(), sc.ImpactOperator.Solver, solver)
-	case sc.Friction.Kind != "":
-		r.Law = &friction.Coulomb{Tol: sc.Friction.Tol, MaxIter: sc.Friction.MaxIters, EvalEvery: sc.Friction.EvalEvery}
-		r.Mapping = fmt.Sprintf("scene %s friction solver (staggering %q) → impactsim coupled Coulomb law, μ = %g, c = %g, tol %g",
-			sc.Friction.Kind, sc.Friction.Staggering, sys.Mu, sys.CoR, sc.Friction.Tol)
-	default:
-		op, _ := impact.New(impact.Config{Name: "gr", Solver: solver, MaxIter: opt.MaxIter, WarmStart: opt.WarmStart})
-		r.Law = &sim.Staggered{Impact: op}
-		r.Mapping = "no operator in the scene: gr"
 	}
-	if err := checkShear(sc.Source, sc.Portals, r.Law); err != nil {
+	law, st, err := lawStepper(sys, sceneLaw{source: sc.Source, impact: &sc.ImpactOperator, friction: &sc.Friction,
+		dt: sc.Integrator.Dt, dtLine: sc.Integrator.Line, portals: sc.Portals}, sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping)
+	if err != nil {
 		return nil, err
 	}
-	st, err := sim.NewStepper(sys, r.Law, sc.Integrator.Dt, sys.Q, sys.V)
-	if err != nil {
-		return nil, fmt.Errorf("%s:%d: integrator: %w", sc.Source, sc.Integrator.Line, err)
-	}
-	if opt.Operator == "" && sc.ImpactOperator.Type == "" && sc.Friction.Kind != "" {
-		if err := setStaggering(st, &sc.Friction, sys.CoR, sc.Source); err != nil {
-			return nil, err
-		}
-		r.Mapping += ", staggering " + st.Staggering().String()
-	}
+	r.Law = law
 	r.Stepper = st
 	if opt.Workers < 0 || opt.Workers > 1 {
 		r.Pool = par.New(max(opt.Workers, 0))
@@ -187,19 +146,4 @@ func (r *Ball2D) Close() {
 		r.Pool.Close()
 		r.Pool = nil
 	}
-}
-
-// checkShear refuses Lees–Edwards portals with a law other than the
-// coupled Coulomb law: the impact operators do not read the shear velocity
-// of the images (mech.Problem.NRel).
-func checkShear(source string, portals []scene.Portal, law sim.ContactLaw) error {
-	if _, ok := law.(*friction.Coulomb); ok {
-		return nil
-	}
-	for _, po := range portals {
-		if po.LeesEdwards && po.V != 0 {
-			return fmt.Errorf("%s:%d: lees_edwards_portal: needs the scene's sobogus_friction_solver (the coupled Coulomb law); impact operator %s does not support sheared images", source, po.Line, law.Name())
-		}
-	}
-	return nil
 }

@@ -3,9 +3,7 @@ package scenario
 import (
 	"fmt"
 
-	"impactsim/friction"
 	"impactsim/geom2d"
-	"impactsim/impact"
 	"impactsim/mech"
 	"impactsim/rigid2d"
 	"impactsim/scene"
@@ -83,45 +81,14 @@ func NewRigid2D(sc *scene.RigidBody2DScene, opt Options) (*Rigid2D, error) {
 		return nil, err
 	}
 	r := &Rigid2D{Scene: sc, Sys: sys}
-	solver := solverFor(opt)
-	switch {
-	case opt.Operator != "":
-		op, err := impact.New(impact.Config{Name: opt.Operator, VTol: firstPositive(opt.VTol, sc.ImpactOperator.VTol), Solver: solver, MaxIter: opt.MaxIter})
-		if err != nil {
-			return nil, fmt.Errorf("option --operator: %w", err)
-		}
-		r.Mapping = fmt.Sprintf("operator %s (command line), QP solver %s", op.Name(), solver)
-		if r.Law, err = withFriction(op, sys.Mu, solver, &r.Mapping); err != nil {
-			return nil, err
-		}
-	case sc.ImpactOperator.Type != "":
-		op, err := impact.New(*impactConfig(&sc.ImpactOperator, opt))
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: impact_operator: %w", sc.Source, sc.ImpactOperator.Line, err)
-		}
-		r.Law = &sim.Staggered{Impact: op}
-		r.Mapping = fmt.Sprintf("scene operator %s (SCISim solver %q → impactsim QP solver %s)", op.Name(), sc.ImpactOperator.Solver, solver)
-	case sc.Friction.Kind != "":
-		r.Law = &friction.Coulomb{Tol: sc.Friction.Tol, MaxIter: sc.Friction.MaxIters, EvalEvery: sc.Friction.EvalEvery}
-		r.Mapping = fmt.Sprintf("scene %s friction solver → impactsim coupled Coulomb law, μ = %g, c = %g, tol %g",
-			sc.Friction.Kind, sys.Mu, sys.CoR, sc.Friction.Tol)
-	default:
-		r.Law = noResponse{}
-		r.Mapping = "no impact operator or friction solver in the scene: contacts are not resolved (as SCISim)"
-	}
-	if err := checkShear(sc.Source, sc.Portals, r.Law); err != nil {
+	law, st, err := lawStepper(sys, sceneLaw{source: sc.Source, impact: &sc.ImpactOperator, friction: &sc.Friction,
+		dt: sc.Integrator.Dt, dtLine: sc.Integrator.Line, portals: sc.Portals,
+		fallback: noResponse{}, fallbackMapping: "no impact operator or friction solver in the scene: contacts are not resolved (as SCISim)"},
+		sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping)
+	if err != nil {
 		return nil, err
 	}
-	st, err := sim.NewStepper(sys, r.Law, sc.Integrator.Dt, sys.Q, sys.V)
-	if err != nil {
-		return nil, fmt.Errorf("%s:%d: integrator: %w", sc.Source, sc.Integrator.Line, err)
-	}
-	if opt.Operator == "" && sc.ImpactOperator.Type == "" && sc.Friction.Kind != "" {
-		if err := setStaggering(st, &sc.Friction, sys.CoR, sc.Source); err != nil {
-			return nil, err
-		}
-		r.Mapping += ", staggering " + st.Staggering().String()
-	}
+	r.Law = law
 	r.Stepper = st
 	return r, nil
 }

@@ -9,7 +9,6 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"impactsim/bouncemap"
-	"impactsim/friction"
 	"impactsim/impact"
 	"impactsim/rigid3d"
 	"impactsim/scene"
@@ -201,7 +200,6 @@ func NewRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 		r.Law, r.Stepper = law, st
 		return r, nil
 	}
-	solver := solverFor(opt)
 	switch {
 	case opt.Operator != "":
 	case sc.ImpactOperator.Type != "":
@@ -212,62 +210,14 @@ func NewRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 	if err := opt.override(&sys.CoR, &sys.Mu); err != nil {
 		return nil, err
 	}
-	var law sim.ContactLaw
-	var op impact.Operator
-	switch {
-	case opt.Operator != "":
-		op, err = impact.New(impact.Config{Name: opt.Operator, VTol: firstPositive(opt.VTol, sc.ImpactOperator.VTol), Solver: solver, MaxIter: opt.MaxIter})
-		if err != nil {
-			return nil, fmt.Errorf("option --operator: %w", err)
-		}
-		r.Mapping = fmt.Sprintf("operator %s (command line), QP solver %s", op.Name(), solver)
-	case sc.ImpactOperator.Type != "":
-		op, err = impact.New(*impactConfig(&sc.ImpactOperator, opt))
-		if err != nil {
-			return nil, fmt.Errorf("%s:%d: impact_operator: %w", sc.Source, sc.ImpactOperator.Line, err)
-		}
-		r.Mapping = fmt.Sprintf("scene operator %s, QP solver %s", op.Name(), solver)
-	case sc.Friction.Kind != "":
-		law = &friction.Coulomb{Tol: sc.Friction.Tol, MaxIter: sc.Friction.MaxIters, EvalEvery: sc.Friction.EvalEvery}
-		r.Mapping = fmt.Sprintf("scene %s friction solver (staggering %q) → impactsim coupled Coulomb law on the friction disk (coulomb), μ = %g, c = %g, tol %g",
-			sc.Friction.Kind, sc.Friction.Staggering, sys.Mu, sys.CoR, sc.Friction.Tol)
-	default:
-		op, _ = impact.New(impact.Config{Name: "gr", Solver: solver, MaxIter: opt.MaxIter})
-		r.Mapping = "no operator in the scene: gr"
-	}
-	if law == nil {
-		if law, err = withFriction(op, sys.Mu, solver, &r.Mapping); err != nil {
-			return nil, err
-		}
+	law, st, err := lawStepper(sys, sceneLaw{source: sc.Source, impact: &sc.ImpactOperator, friction: &sc.Friction,
+		dt: sc.Integrator.Dt, dtLine: sc.Integrator.Line}, sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping)
+	if err != nil {
+		return nil, err
 	}
 	r.Law = law
-	st, err := sim.NewStepper(sys, law, sc.Integrator.Dt, sys.Q, sys.V)
-	if err != nil {
-		return nil, fmt.Errorf("%s:%d: integrator: %w", sc.Source, sc.Integrator.Line, err)
-	}
-	if opt.Operator == "" && sc.ImpactOperator.Type == "" && sc.Friction.Kind != "" {
-		if err := setStaggering(st, &sc.Friction, sys.CoR, sc.Source); err != nil {
-			return nil, err
-		}
-		r.Mapping += ", staggering " + st.Staggering().String()
-	}
 	r.Stepper = st
 	return r, nil
-}
-
-// withFriction returns the law "impact operator op, then maximal-dissipation
-// friction (Alg. 3) when μ > 0", appending the friction to mapping.
-func withFriction(op impact.Operator, mu float64, solver string, mapping *string) (sim.ContactLaw, error) {
-	st := &sim.Staggered{Impact: op}
-	if mu > 0 {
-		fr, err := friction.NewMaxDissipation(solver)
-		if err != nil {
-			return nil, fmt.Errorf("option --solver: %w", err)
-		}
-		st.Friction = fr
-		*mapping += fmt.Sprintf(", maximal-dissipation friction (Alg. 3) with μ = %g", mu)
-	}
-	return st, nil
 }
 
 // NewRigid3DSystem builds the contact law and stepper for a rigid3d system
