@@ -192,6 +192,8 @@ func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 			s.Camera = &Camera3D{Theta: rd.num(e, "theta", anyFinite), Phi: rd.num(e, "phi", anyFinite), Rho: rd.num(e, "rho", positive),
 				LookAt: rd.vec3(e, "lookat"), Up: rd.unitVec3(e, "up"), Line: e.line}
 		case "camera_orthographic", "camera":
+		case "scripting":
+			rd.fail(e.line, "unsupported element <scripting>: Python scripting callbacks are not supported")
 		default:
 			if !strings.HasSuffix(e.name, "_renderer") {
 				rd.fail(e.line, "unsupported element <%s>", e.name)
