@@ -61,12 +61,11 @@
 // # SCISim rigidbody3d and rigidbody2d scenes
 //
 // ReadRigidBody3D and ReadRigidBody2D read <rigidbody3d_scene> and
-// <rigidbody2d_scene> (see their documentation for the elements) with the
-// same element reader; ball2d and rigidbody2d scenes go through one
-// sceneWalk: the root, the elements that may appear once (integrator,
-// impact operator or friction solver, end_time, camera), the display-only
-// ones, the bodies read after their geometries, and the same FILE:LINE
-// errors. A rigidbody2d scene has circles and boxes
+// <rigidbody2d_scene> (see their documentation for the elements); the three
+// systems' scenes go through one sceneWalk: the root, the elements that may
+// appear once (integrator, impact operator or friction solver, end_time,
+// camera), the display-only ones, the bodies (and bounce maps) read after
+// their geometries, and the same FILE:LINE errors. A rigidbody2d scene has circles and boxes
 // (geometry type circle r / box r="a b"), rigid_body x theta v omega rho
 // geo_idx fixed, near_earth_gravity, static_plane, planar_portal and
 // lees_edwards_portal, and the ball2d impact operators or a

@@ -12,11 +12,7 @@ import (
 
 // LoadRigidBody3D reads the SCISim rigidbody3d scene file at path.
 func LoadRigidBody3D(path string) (*RigidBody3DScene, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return ReadRigidBody3D(bytes.NewReader(data), path)
+	return loadFile(path, ReadRigidBody3D)
 }
 
 // RootElement returns the name of the root element of the XML document at
@@ -49,17 +45,7 @@ func RootElement(path string) (string, error) {
 // type (staple,
 // …) is an error naming the element and its line.
 func ReadRigidBody3D(r io.Reader, source string) (*RigidBody3DScene, error) {
-	root, err := parseTree(r, source)
-	if err != nil {
-		return nil, err
-	}
-	rd := &reader{src: source}
-	s := rd.scene3d(root)
-	if rd.err != nil {
-		return nil, rd.err
-	}
-	s.Warnings = rd.warnings
-	return s, nil
+	return readWith(r, source, (*reader).scene3d)
 }
 
 // vec3 reads a required attribute holding three finite numbers.
@@ -107,130 +93,79 @@ func (rd *reader) unitVec3(e *elem, name string) [3]float64 {
 
 func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 	s := &RigidBody3DScene{Source: rd.src}
-	if root.name != "rigidbody3d_scene" {
-		rd.fail(root.line, "unsupported element <%s>: the root element must be <rigidbody3d_scene>", root.name)
-		return s
-	}
-	rd.checkAttrs(root)
-	var integ, impact, friction, gravity, endTime *elem
-	single := func(slot **elem, e *elem) bool {
-		if *slot != nil {
-			rd.fail(e.line, "duplicate element <%s> (first on line %d)", e.name, (*slot).line)
-			return false
-		}
-		*slot = e
-		return true
-	}
-	var bodies, maps []*elem
-	var combiner *elem
-	for _, e := range root.children {
-		if rd.err != nil {
-			return s
-		}
-		switch e.name {
-		case "integrator":
-			if single(&integ, e) {
+	slots := commonSlots()
+	slots["nbgs_friction_solver"] = "friction"
+	slots["near_earth_gravity"] = "gravity"
+	slots["bounce_map_combiner"] = "combiner"
+	seen := map[int]int{} // geometry → line of its bounce map
+	found := rd.walk(root, sceneWalk{root: "rigidbody3d_scene", slots: slots, skip: []string{"camera_orthographic", "camera"},
+		hints: map[string]string{"scripting": "Python scripting callbacks are not supported"},
+		late:  []string{"rigid_body_with_density", "bounce_map"}, visit: func(e *elem) bool {
+			switch e.name {
+			case "integrator":
 				rd.checkAttrs(e, "type", "dt")
 				rd.noChildren(e)
 				s.Integrator = Integrator{Type: rd.choice(e, "type", "dmv", "split_ham", "symplectic_euler"), Dt: rd.timeStep(e), Line: e.line}
-			}
-		case "impact_operator":
-			if single(&impact, e) {
+			case "impact_operator":
 				s.ImpactOperator = rd.impactOperator3D(e, "")
-			}
-		case "sobogus_friction_solver":
-			if single(&friction, e) {
+			case "sobogus_friction_solver":
 				s.Friction = rd.sobogus3D(e)
-			}
-		case "staggered_projections_friction_solver":
-			if single(&friction, e) {
+			case "staggered_projections_friction_solver":
 				s.Friction = rd.staggered(e)
-			}
-		case "nbgs_friction_solver":
-			if single(&friction, e) {
+			case "nbgs_friction_solver":
 				s.Friction = rd.nbgs(e)
-			}
-		case "near_earth_gravity":
-			if single(&gravity, e) {
+			case "near_earth_gravity":
 				rd.checkAttrs(e, "f")
 				rd.noChildren(e)
 				s.Gravity = rd.vec3(e, "f")
-			}
-		case "end_time":
-			if single(&endTime, e) {
-				rd.checkAttrs(e, "t")
-				rd.noChildren(e)
-				s.EndTime = rd.num(e, "t", positive)
-			}
-		case "geometry":
-			s.Geometries = append(s.Geometries, rd.geometry3D(e))
-		case "rigid_body_with_density":
-			bodies = append(bodies, e)
-		case "bounce_map":
-			maps = append(maps, e)
-		case "bounce_map_combiner":
-			if single(&combiner, e) {
+			case "end_time":
+				s.EndTime = rd.endTime(e)
+			case "geometry":
+				s.Geometries = append(s.Geometries, rd.geometry3D(e))
+			case "rigid_body_with_density":
+				s.Bodies = append(s.Bodies, rd.body3D(e, len(s.Geometries)))
+			case "bounce_map":
+				m := rd.bounceMap(e, s.Geometries)
+				if first, dup := seen[m.Geo]; dup && rd.err == nil {
+					rd.fail(e.line, "duplicate <bounce_map> for geometry %d (first on line %d)", m.Geo, first)
+				}
+				seen[m.Geo] = e.line
+				s.BounceMaps = append(s.BounceMaps, m)
+			case "bounce_map_combiner":
 				rd.checkAttrs(e, "name")
 				rd.noChildren(e)
 				if n, ok := rd.required(e, "name"); ok {
 					s.BounceMapCombiner = BounceMapCombiner{Name: strings.TrimSpace(n), Line: e.line}
 				}
+			case "static_plane":
+				rd.checkAttrs(e, "x", "n")
+				rd.noChildren(e)
+				s.Planes = append(s.Planes, Plane3D{X: rd.vec3(e, "x"), N: rd.unitVec3(e, "n"), Line: e.line})
+			case "planar_portal":
+				s.Portals = append(s.Portals, rd.portal3D(e))
+			case "static_cylinder":
+				rd.checkAttrs(e, "x", "axis", "R")
+				rd.noChildren(e)
+				s.Cylinders = append(s.Cylinders, Cylinder3D{X: rd.vec3(e, "x"), Axis: rd.unitVec3(e, "axis"), R: rd.num(e, "R", positive), Line: e.line})
+			case "camera_perspective":
+				rd.checkAttrs(e, "theta", "phi", "rho", "lookat", "up", "fps", "render_at_fps", "locked")
+				rd.noChildren(e)
+				s.Camera = &Camera3D{Theta: rd.num(e, "theta", anyFinite), Phi: rd.num(e, "phi", anyFinite), Rho: rd.num(e, "rho", positive),
+					LookAt: rd.vec3(e, "lookat"), Up: rd.unitVec3(e, "up"), Line: e.line}
+			default:
+				return false
 			}
-		case "static_plane":
-			rd.checkAttrs(e, "x", "n")
-			rd.noChildren(e)
-			s.Planes = append(s.Planes, Plane3D{X: rd.vec3(e, "x"), N: rd.unitVec3(e, "n"), Line: e.line})
-		case "planar_portal":
-			s.Portals = append(s.Portals, rd.portal3D(e))
-		case "static_cylinder":
-			rd.checkAttrs(e, "x", "axis", "R")
-			rd.noChildren(e)
-			s.Cylinders = append(s.Cylinders, Cylinder3D{X: rd.vec3(e, "x"), Axis: rd.unitVec3(e, "axis"), R: rd.num(e, "R", positive), Line: e.line})
-		case "camera_perspective":
-			rd.checkAttrs(e, "theta", "phi", "rho", "lookat", "up", "fps", "render_at_fps", "locked")
-			rd.noChildren(e)
-			s.Camera = &Camera3D{Theta: rd.num(e, "theta", anyFinite), Phi: rd.num(e, "phi", anyFinite), Rho: rd.num(e, "rho", positive),
-				LookAt: rd.vec3(e, "lookat"), Up: rd.unitVec3(e, "up"), Line: e.line}
-		case "camera_orthographic", "camera":
-		case "scripting":
-			rd.fail(e.line, "unsupported element <scripting>: Python scripting callbacks are not supported")
-		default:
-			if !strings.HasSuffix(e.name, "_renderer") {
-				rd.fail(e.line, "unsupported element <%s>", e.name)
-			}
-		}
-	}
+			return true
+		}})
 	if rd.err != nil {
 		return s
 	}
-	if integ == nil {
-		rd.fail(root.line, "rigidbody3d_scene: missing required element <integrator>")
-		return s
-	}
 	if s.Friction.Kind == "nbgs" && s.Integrator.Type != "symplectic_euler" {
-		rd.fail(integ.line, "integrator: <nbgs_friction_solver> (line %d) steps with semi-implicit Euler: expected type=\"symplectic_euler\", got %q", s.Friction.Line, s.Integrator.Type)
+		rd.fail(found["integrator"].line, "integrator: <nbgs_friction_solver> (line %d) steps with semi-implicit Euler: expected type=\"symplectic_euler\", got %q", s.Friction.Line, s.Integrator.Type)
 		return s
 	}
 	rd.checkPortals(len(s.Planes), s.Portals)
-	for _, e := range bodies {
-		if rd.err != nil {
-			break
-		}
-		s.Bodies = append(s.Bodies, rd.body3D(e, len(s.Geometries)))
-	}
-	seen := map[int]int{}
-	for _, e := range maps {
-		if rd.err != nil {
-			break
-		}
-		m := rd.bounceMap(e, s.Geometries)
-		if first, dup := seen[m.Geo]; dup && rd.err == nil {
-			rd.fail(e.line, "duplicate <bounce_map> for geometry %d (first on line %d)", m.Geo, first)
-			break
-		}
-		seen[m.Geo] = e.line
-		s.BounceMaps = append(s.BounceMaps, m)
-	}
+	s.Warnings = rd.warnings
 	return s
 }
 
