@@ -108,7 +108,8 @@
 //	                   stopped at their user-set iteration cap before their
 //	                   tolerance (Coulomb Gauss–Seidel of SCISim's
 //	                   sobogus_friction_solver: its max_iters); the step went
-//	                   on with the last iterate (0 normally)
+//	                   on with the law's answer at the cap (the best evaluated
+//	                   iterate, as so-bogus) (0 normally)
 //	residual           the contact law's residual at this step: for the
 //	                   Coulomb Gauss–Seidel so-bogus's error, the largest
 //	                   squared Fischer–Burmeister residual of Coulomb's law

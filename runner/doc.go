@@ -26,7 +26,8 @@
 // eval_every; the Coulomb Gauss–Seidel of package friction). Reaching the
 // cap is not an error there, as in SCISim, whose so-bogus solve reports
 // "exceeded max iterations … with absolute error …" and goes on: the law
-// returns its last iterate and counts the solve in mech.Stats.Capped with
+// returns its answer at the cap (friction.Coulomb: the best evaluated
+// iterate, as so-bogus) and counts the solve in mech.Stats.Capped with
 // its residual. The driver records it per step (energy.csv columns capped
 // and residual), in the summary (capped_steps, first_capped_step,
 // worst_capped_residual, capped_tolerance) and in Summary.Warning, one line
