@@ -14,6 +14,7 @@ import (
 
 	"impactsim/channelflow"
 	"impactsim/friction"
+	"impactsim/mech"
 	"impactsim/output"
 	"impactsim/par"
 )
@@ -138,6 +139,7 @@ func cmdChannel(args []string, stdout, stderr io.Writer) error {
 	vtkEvery := fs.Int("vtk-every", 0, "also write the spheres as VTK every this many steps (0: the final state only with --vtk)")
 	vtk := fs.Bool("vtk", false, "write VTK files of the spheres (ParaView)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
+	strict := fs.Bool("strict", false, "stop at the first step whose sweeps reach the cap before the tolerance (exit 1; the outputs describe the state reached)")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -187,9 +189,9 @@ func cmdChannel(args []string, stdout, stderr io.Writer) error {
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
 		}
-		tab, err := runChannel(f, c, steps, int(math.Round(*from/c.H))+f.Steps, dir, *vtk, *vtkEvery, *quiet, stderr)
-		if err != nil {
-			return err
+		tab, runErr := runChannel(f, c, steps, int(math.Round(*from/c.H))+f.Steps, dir, *vtk, *vtkEvery, *quiet, *strict, stderr)
+		if runErr != nil && tab.Steps == 0 {
+			return runErr
 		}
 		tabs = append(tabs, tab)
 		fmt.Fprintf(stdout, "%-8s %d steps to t = %.4g s: %.0f spheres, solid fraction %.1f %%, %.0f contacts (%.2f per sphere), max penetration %.1f µm (%.2f %% of r), peak cell speed %.3f m/s, %d capped steps, %s\n",
@@ -204,6 +206,9 @@ func cmdChannel(args []string, stdout, stderr io.Writer) error {
 			if err := saveChannel(f, path); err != nil {
 				return err
 			}
+		}
+		if runErr != nil {
+			return runErr
 		}
 	}
 	if len(blocks) > 1 {
@@ -228,7 +233,7 @@ func saveChannel(f *channelflow.Flow, path string) error {
 // sample), summary.json (configuration and Table 2), the final state's
 // speed and angular-speed maps (CSV + PNG), the RDF (CSV + PNG) and, with
 // vtk, the spheres as VTK.
-func runChannel(f *channelflow.Flow, c channelflow.Config, steps, from int, dir string, vtk bool, vtkEvery int, quiet bool, stderr io.Writer) (channelflow.Table2, error) {
+func runChannel(f *channelflow.Flow, c channelflow.Config, steps, from int, dir string, vtk bool, vtkEvery int, quiet, strict bool, stderr io.Writer) (channelflow.Table2, error) {
 	var pvd *output.PVDWriter
 	var err error
 	if vtk {
@@ -259,8 +264,14 @@ func runChannel(f *channelflow.Flow, c channelflow.Config, steps, from int, dir 
 	t0 := time.Now()
 	var detect, solve, integrate time.Duration
 	start := f.Steps
+	var capErr error
 	for k := 0; k < steps; k++ {
 		st := f.Step()
+		if strict && st.Law.Capped > 0 {
+			capErr = fmt.Errorf("channel %s: step %d (t = %.6g s): %w", c.Law.Block, f.Steps, float64(f.Steps)*c.H,
+				&mech.CapError{Iterations: st.Law.CappedIterations, Residual: st.Law.CappedResidual, Tol: st.Law.CappedTol})
+			break
+		}
 		detect += st.Detect
 		solve += st.Solve
 		integrate += st.Integrate
@@ -333,6 +344,13 @@ func runChannel(f *channelflow.Flow, c channelflow.Config, steps, from int, dir 
 		"seconds_integrate": integrate.Seconds(),
 		"final_particles":   f.Sys.N(),
 		"paper_table2":      map[string]any{"avg_particles": 2.47e5, "solid_fraction": 0.572, "avg_contacts": 3.20e5, "contacts_per_particle": 2.59, "max_penetration_um": map[string]float64{"coulomb": 39.1, "maxdiss": 46.5}, "peak_cell_speed": map[string]float64{"coulomb": 1.42, "maxdiss": 1.39}},
+	}
+	if capErr != nil {
+		summary["error"] = capErr.Error()
+		if err := output.WriteJSON(filepath.Join(dir, "summary.json"), summary); err != nil {
+			return tab, err
+		}
+		return tab, capErr
 	}
 	if tab.CappedSteps > 0 {
 		fmt.Fprintf(stderr, "impactsim: channel %s: %d of %d steps stopped at the sweep cap %d before the tolerance %g (recorded; the paper's runs use a fixed number of sweeps)\n",

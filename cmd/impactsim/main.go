@@ -53,7 +53,7 @@ usage:
       Painlevé rod: impulsive / non-impulsive impact over (θ, μ) against μ*(θ) (CSV + PNG)
   impactsim channel [--preset paper|narrow|tiny] [--end T] [--law maxdiss|coulomb|both]
                     [--sweeps N] [--tol X] [--epsilon E] [--domains D] [--relax W] [--dt H]
-                    [--from T] [--workers W] [--vtk] [--save-state FILE] [--resume FILE] [--out DIR]
+                    [--from T] [--workers W] [--vtk] [--save-state FILE] [--resume FILE] [--strict] [--out DIR]
       granular channel flow (Preclik et al. sec. 4.3): Table 2, velocity maps, RDF (CSV + PNG)
   impactsim bench channel [--preset P] [--steps S] [--warm K] [--workers W] [--resume FILE] [--law L]
       per-step time, contact updates per second per core, memory per sphere

@@ -105,6 +105,15 @@ func TestChannelCommand(t *testing.T) {
 	if code != 0 || !strings.Contains(out, "400 steps to t = 0.004") {
 		t.Fatalf("resume: exit %d, %q %q", code, out, errs)
 	}
+	// --strict stops at the first capped step (10 sweeps do not reach the
+	// tolerance), exit 1, with the outputs written
+	code, _, errs = runCLI(t, "channel", "--preset", "tiny", "--end", "0.003", "--law", "maxdiss", "--strict", "--out", filepath.Join(dir, "strict"), "--quiet")
+	if code != 1 || !strings.Contains(errs, "iteration cap") {
+		t.Errorf("--strict: exit %d, %q", code, errs)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "strict", "summary.json")); err != nil {
+		t.Error(err)
+	}
 	for _, args := range [][]string{
 		{"channel", "--preset", "huge"},
 		{"channel", "--epsilon", "1"},
