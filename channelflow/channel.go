@@ -85,6 +85,16 @@ func Narrow() Config {
 	return c
 }
 
+// Medium is Paper in a channel 4 cm wide and 1.5 cm high with an obstacle
+// of radius 0.6 cm at (4, 2) cm: about 10⁵ spheres (a benchmark size).
+func Medium() Config {
+	c := Paper()
+	c.Width, c.Height = 0.04, 0.015
+	c.Obstacle = Obstacle{X: 0.04, Y: 0.02, R: 0.006}
+	c.Law.Domains = 8
+	return c
+}
+
 // Tiny is a 2 × 1 × 0.4 cm channel with an obstacle of radius 0.15 cm at
 // (0.6, 0.5) cm (about 700 spheres; the test suite's version). A narrower
 // gap beside the obstacle jams: with the inflow plane pushing at 1 m/s

@@ -34,7 +34,7 @@ type channelOpts struct {
 }
 
 func (o *channelOpts) register(fs *flag.FlagSet) {
-	fs.StringVar(&o.preset, "preset", "paper", "channel: paper (15 × 6.5 × 2 cm, Preclik et al. sec. 4.3), narrow (15 × 2 × 0.5 cm) or tiny (2 × 1 × 0.4 cm)")
+	fs.StringVar(&o.preset, "preset", "paper", "channel: paper (15 × 6.5 × 2 cm, Preclik et al. sec. 4.3), medium (15 × 4 × 1.5 cm), narrow (15 × 2 × 0.5 cm) or tiny (2 × 1 × 0.4 cm)")
 	fs.Float64Var(&o.dt, "dt", 0, "time step (default: the preset's, 10 µs)")
 	fs.IntVar(&o.sweeps, "sweeps", 0, "NBGS sweep cap (default: the preset's, 10)")
 	fs.Float64Var(&o.tol, "tol", 0, "NBGS tolerance on the largest change of a contact's relative velocity in a sweep, m/s (default 1e-6)")
@@ -55,10 +55,12 @@ func (o *channelOpts) config(fs *flag.FlagSet) (channelflow.Config, error) {
 		c = channelflow.Paper()
 	case "narrow":
 		c = channelflow.Narrow()
+	case "medium":
+		c = channelflow.Medium()
 	case "tiny":
 		c = channelflow.Tiny()
 	default:
-		return c, badInput("%s: --preset: expected paper, narrow or tiny, got %q", fs.Name(), o.preset)
+		return c, badInput("%s: --preset: expected paper, medium, narrow or tiny, got %q", fs.Name(), o.preset)
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
