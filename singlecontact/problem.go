@@ -91,11 +91,13 @@ func newConic(a *[3][3]float64, b *[3]float64, mu float64) conic {
 	bn := b[0]
 	c := conic{ann: a[0][0], ant: a[0][1], ano: a[0][2], bn: bn, mu: mu}
 	c.s = math.Sqrt(c.ant*c.ant + c.ano*c.ano)
-	c.htt = a[1][1] - c.ant*c.ant/c.ann
-	c.hto = a[1][2] - c.ant*c.ano/c.ann
-	c.hoo = a[2][2] - c.ano*c.ano/c.ann
-	c.bt = b[1] - c.ant*bn/c.ann
-	c.bo = b[2] - c.ano*bn/c.ann
+	inv := 1 / c.ann
+	at, ao := c.ant*inv, c.ano*inv
+	c.htt = a[1][1] - c.ant*at
+	c.hto = a[1][2] - c.ano*at
+	c.hoo = a[2][2] - c.ano*ao
+	c.bt = b[1] - bn*at
+	c.bo = b[2] - bn*ao
 	return c
 }
 
