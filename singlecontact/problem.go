@@ -79,6 +79,7 @@ func solveSPD3(a *[3][3]float64, b [3]float64) [3]float64 {
 // complement Â and the reduced b̂.
 type conic struct {
 	ann, ant, ano float64
+	iann          float64 // 1/A_nn
 	bn            float64
 	mu            float64
 	s             float64
@@ -92,6 +93,7 @@ func newConic(a *[3][3]float64, b *[3]float64, mu float64) conic {
 	c := conic{ann: a[0][0], ant: a[0][1], ano: a[0][2], bn: bn, mu: mu}
 	c.s = math.Sqrt(c.ant*c.ant + c.ano*c.ano)
 	inv := 1 / c.ann
+	c.iann = inv
 	at, ao := c.ant*inv, c.ano*inv
 	c.htt = a[1][1] - c.ant*at
 	c.hto = a[1][2] - c.ano*at
@@ -128,7 +130,7 @@ func angle(al float64) unit {
 // fromTangential returns the impulse on the plane a_nᵀx = b_n with
 // tangential part (gt, go).
 func (c *conic) fromTangential(gt, gto float64) [3]float64 {
-	return [3]float64{(c.bn - c.ant*gt - c.ano*gto) / c.ann, gt, gto}
+	return [3]float64{(c.bn - c.ant*gt - c.ano*gto) * c.iann, gt, gto}
 }
 
 // fobj returns ½γᵀÂγ − γᵀb̂ for the tangential impulse γ.
