@@ -17,7 +17,7 @@ import (
 func nbgsStepper(sys *rigid3d.System, cfg *scene.FrictionConfig, dt float64, opt Options, mapping *string) (*friction.NBGS, *sim.Stepper, error) {
 	law := &friction.NBGS{}
 	eps := 0.0
-	from := "command line"
+	from := "command line or built-in"
 	if cfg != nil {
 		b, err := friction.ParseBlockLaw(cfg.Block)
 		if err != nil {

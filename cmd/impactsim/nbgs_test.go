@@ -135,3 +135,22 @@ func TestChannelCommand(t *testing.T) {
 		t.Error("a bad channel command wrote its directory")
 	}
 }
+
+// TestPreclikBuiltins: the six-mass body and the Painlevé rod run with the
+// NBGS law by default; --operator runs them with Alg. 4 instead.
+func TestPreclikBuiltins(t *testing.T) {
+	dir := t.TempDir()
+	for _, args := range [][]string{
+		{"run", "builtin:six_mass_drop", "--end", "0.5"},
+		{"run", "builtin:painleve_rod", "--end", "0.01"},
+		{"run", "builtin:painleve_rod", "--end", "0.01", "--law", "nbgs-coulomb", "--mu", "1"},
+	} {
+		code, out, errs := runCLI(t, append(args, "--out", dir, "--quiet")...)
+		if code != 0 || !strings.Contains(out, "nbgs-") {
+			t.Errorf("%v: exit %d, %q %q", args, code, out, errs)
+		}
+	}
+	if code, out, errs := runCLI(t, "run", "builtin:painleve_rod", "--operator", "gr", "--end", "0.01", "--out", dir, "--quiet"); code != 0 || !strings.Contains(out, "gr") || strings.Contains(out, "nbgs") {
+		t.Errorf("gr on the rod: exit %d, %q %q", code, out, errs)
+	}
+}

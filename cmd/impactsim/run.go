@@ -156,6 +156,15 @@ func openScene(arg string, opts scenario.Options, warn io.Writer) (sys runner.Sy
 			if err != nil {
 				return nil, "", 0, err
 			}
+			if mk.op == "nbgs" && opts.Operator == "" {
+				// the scene's law: NBGS unless --law chose a block law
+				nb := scenario.NBGSOptions{}
+				if opts.NBGS != nil {
+					nb = *opts.NBGS
+				}
+				nb.Select = true
+				opts.NBGS = &nb
+			}
 			r, err := scenario.NewRigid3DSystem(s, dt, arg, mk.op, opts)
 			if err != nil {
 				return nil, "", 0, usageError{err}
