@@ -44,25 +44,16 @@ func (m *minAvgMax) avg() float64 {
 	return m.sum / float64(m.n)
 }
 
-// cmdBench runs `bench drum`: the drum scenes of Table 2 of Smith et al.
-// 2012 with per-step timings in the table's layout.
-func cmdBench(args []string, stdout, stderr io.Writer) error {
-	if len(args) > 0 && args[0] == "pile" {
-		return cmdBenchPile(args[1:], stdout, stderr)
-	}
-	if len(args) > 0 && args[0] == "channel" {
-		return cmdBenchChannel(args[1:], stdout, stderr)
-	}
-	if len(args) == 0 || args[0] != "drum" {
-		return badInput("bench: expected 'bench drum [--n N] [--mode drop|gas] [--steps S] [--operator NAME]' or 'bench pile [--kind box|mesh] [--n N] [--steps S]'")
-	}
+// cmdBenchDrum runs `bench drum`: the drum scenes of Table 2 of Smith et
+// al. 2012 with per-step timings in the table's layout.
+func cmdBenchDrum(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench drum")
 	n := fs.Int("n", 1000, "number of balls")
-	mode := fs.String("mode", "drop", "drop (from rest under gravity) or gas (random unit velocities)")
+	mode := fs.String("mode", "drop", "`drop|gas`: from rest under gravity, or random unit velocities")
 	steps := fs.Int("steps", 1000, "number of steps")
 	from := fs.Int("from", 0, "first step to include in the statistics")
 	op := fs.String("operator", "gr", "impact operator, or a comma-separated list run one after the other on the same scene (one table row each)")
-	solver := fs.String("solver", "", "QP solver (auto, dense, sparse, interior)")
+	solver := fs.String("solver", "", "QP solver: `auto|dense|sparse|interior`")
 	cor := fs.Float64("cor", 1, "coefficient of restitution of every contact (Table 2 of the paper: 1)")
 	warm := fs.Bool("warm-start", false, "start island solves from the contacts' impulses at the previous two steps")
 	quiet := fs.Bool("quiet", false, "no progress bar")
@@ -73,7 +64,7 @@ func cmdBench(args []string, stdout, stderr io.Writer) error {
 	savePath := fs.String("save-state", "", "write the state (step, t, q, v, bit for bit) after the steps of --save-at to this file, with _STEP inserted before its extension")
 	saveAt := fs.String("save-at", "", "comma-separated step numbers at which --save-state writes")
 	resume := fs.String("resume", "", "start from a state written by --save-state for the same --n and --mode (--steps and --from count from step 0, not from the resumed step)")
-	pos, err := parse(fs, args[1:])
+	pos, err := parse(fs, args)
 	if err != nil {
 		return err
 	}

@@ -32,12 +32,12 @@ func (t *timedFriction) Resolve(p *mech.Problem, lambda, beta []float64) (mech.S
 // into an open container, with per-step timings.
 func cmdBenchPile(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench pile")
-	kind := fs.String("kind", "box", "body kind: box or mesh (torus, 1,040 triangles)")
+	kind := fs.String("kind", "box", "body kind: `box|mesh` (mesh: a torus of 1,040 triangles)")
 	n := fs.Int("n", 1000, "number of bodies")
 	steps := fs.Int("steps", 300, "number of steps")
 	from := fs.Int("from", 0, "first step to include in the statistics")
 	op := fs.String("operator", "gr", "impact operator")
-	solver := fs.String("solver", "", "QP solver (auto, dense, sparse, interior)")
+	solver := fs.String("solver", "", "QP solver: `auto|dense|sparse|interior`")
 	cor := fs.Float64("cor", 0.5, "coefficient of restitution")
 	mu := fs.Float64("mu", 0, "friction coefficient (> 0 adds maximal-dissipation friction)")
 	seed := fs.Uint64("seed", 1, "random seed of the initial jitter and orientations")

@@ -29,39 +29,6 @@ import (
 	"impactsim/tetmesh"
 )
 
-const bouncemapUsage = `usage:
-  impactsim bouncemap build MESH.obj [--modes M] [--out MAP] [--cells N] [--tets FILE.node]
-                      [--sharp] [--method exact|alg1] [--dt-factor F] [--scale S]
-                      [--rho R] [--young E] [--poisson NU] [--workers W] [--write-tets PREFIX] [--quiet]
-      the bounce map of a closed surface (Wang et al. 2017): tetrahedral mesh, FEM,
-      the lowest M elastic modes, restitution analysis of every face (and with
-      --sharp of sharp edges and vertex cones); writes MAP (default out/NAME.bmap)
-  impactsim bouncemap show MAP [--mesh MESH.obj] [--out DIR] [--width W] [--height H]
-      the body coloured by ε (blue 0 → red 1) from four sides: DIR/bouncemap.png,
-      and DIR/bouncemap.vtp (ε, τ and micro-collisions per face, for ParaView)
-  impactsim bouncemap combiners [--n N] [--modes M] [--cells C] [--bunny FILE] [--out DIR] [--workers W]
-      Table 1 on our shapes: each collided with a copy of itself at N sites (default 200)
-      spread evenly in ε, all N² pairs; mean |ε_ij − F(ε_i, ε_j)| per combiner
-`
-
-func cmdBouncemap(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return badInput("bouncemap: expected build, show or combiners\n%s", bouncemapUsage)
-	}
-	switch args[0] {
-	case "build":
-		return bouncemapBuild(args[1:], stdout, stderr)
-	case "show":
-		return bouncemapShow(args[1:], stdout, stderr)
-	case "combiners":
-		return bouncemapCombiners(args[1:], stdout, stderr)
-	case "help", "-h", "--help":
-		fmt.Fprint(stdout, bouncemapUsage)
-		return nil
-	}
-	return badInput("bouncemap: unknown subcommand %q (build, show, combiners)", args[0])
-}
-
 // readSurface reads a closed OBJ surface; a problem is bad input.
 func readSurface(path string) ([]r3.Vec, [][3]int, error) {
 	f, err := os.Open(path)
@@ -81,26 +48,26 @@ func readSurface(path string) ([]r3.Vec, [][3]int, error) {
 
 func bouncemapBuild(args []string, stdout, stderr io.Writer) error {
 	fl := newFlags("bouncemap build")
-	modes := fl.Int("modes", 45, "")
-	out := fl.String("out", "", "")
-	cells := fl.Int("cells", 30, "")
-	tets := fl.String("tets", "", "")
-	sharp := fl.Bool("sharp", false, "")
-	method := fl.String("method", "exact", "")
-	dtFactor := fl.Float64("dt-factor", 0.02, "")
-	scale := fl.Float64("scale", 1, "")
-	rho := fl.Float64("rho", bouncemap.Steel.Density, "")
-	young := fl.Float64("young", bouncemap.Steel.Young, "")
-	poisson := fl.Float64("poisson", bouncemap.Steel.Poisson, "")
-	workers := fl.Int("workers", 0, "")
-	writeTets := fl.String("write-tets", "", "")
-	quiet := fl.Bool("quiet", false, "")
+	modes := fl.Int("modes", 45, "number of lowest elastic modes")
+	out := fl.String("out", "", "`MAP` file to write (default out/NAME.bmap)")
+	cells := fl.Int("cells", 30, "lattice cells along the longest side of the tetrahedral mesh (2..400)")
+	tets := fl.String("tets", "", "read the tetrahedral mesh from this TetGen `FILE.node` (and .ele) instead of meshing")
+	sharp := fl.Bool("sharp", false, "also analyse sharp edges and vertex cones")
+	method := fl.String("method", "exact", "restitution analysis: `exact|alg1`, the exact small-speed analysis or (the paper's Algorithm 1)")
+	dtFactor := fl.Float64("dt-factor", 0.02, "alg1: time step as a fraction of 1/ω_M (the highest mode)")
+	scale := fl.Float64("scale", 1, "metres per OBJ unit")
+	rho := fl.Float64("rho", bouncemap.Steel.Density, "density (kg/m³)")
+	young := fl.Float64("young", bouncemap.Steel.Young, "Young's modulus (Pa)")
+	poisson := fl.Float64("poisson", bouncemap.Steel.Poisson, "Poisson's ratio")
+	workers := fl.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
+	writeTets := fl.String("write-tets", "", "also write the tetrahedral mesh as PREFIX.node and PREFIX.ele")
+	quiet := fl.Bool("quiet", false, "no progress output")
 	pos, err := parse(fl, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return badInput("bouncemap build: expected one mesh file, got %d arguments\n%s", len(pos), bouncemapUsage)
+		return badInput("bouncemap build: expected one mesh file, got %d arguments", len(pos))
 	}
 	mat := fem.Material{Density: *rho, Young: *young, Poisson: *poisson}
 	switch {
@@ -271,16 +238,16 @@ func loadMap(path string) (*bouncemap.Map, error) {
 
 func bouncemapShow(args []string, stdout, stderr io.Writer) error {
 	fl := newFlags("bouncemap show")
-	meshFlag := fl.String("mesh", "", "")
-	out := fl.String("out", "", "")
-	width := fl.Int("width", 480, "")
-	height := fl.Int("height", 400, "")
+	meshFlag := fl.String("mesh", "", "the surface (OBJ) the map was built from (default: the one the map names)")
+	out := fl.String("out", "", "output directory (default MAP_show)")
+	width := fl.Int("width", 480, "image width in pixels per view (64..4096)")
+	height := fl.Int("height", 400, "image height in pixels per view (64..4096)")
 	pos, err := parse(fl, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
-		return badInput("bouncemap show: expected one map file, got %d arguments\n%s", len(pos), bouncemapUsage)
+		return badInput("bouncemap show: expected one map file, got %d arguments", len(pos))
 	}
 	if *width < 64 || *height < 64 || *width > 4096 || *height > 4096 {
 		return badInput("bouncemap show: --width/--height %d×%d, expected 64..4096", *width, *height)
@@ -441,18 +408,18 @@ func pngDecode(r io.Reader) (image.Image, error) { return png.Decode(r) }
 
 func bouncemapCombiners(args []string, stdout, stderr io.Writer) error {
 	fl := newFlags("bouncemap combiners")
-	n := fl.Int("n", 200, "")
-	modes := fl.Int("modes", 45, "")
-	cells := fl.Int("cells", 24, "")
-	bunny := fl.String("bunny", "../shared/meshes/bunny.obj", "")
-	out := fl.String("out", "out/combiners", "")
-	workers := fl.Int("workers", 0, "")
+	n := fl.Int("n", 200, "sites per shape, spread evenly in ε; all N² pairs are collided (2..2000)")
+	modes := fl.Int("modes", 45, "number of lowest elastic modes")
+	cells := fl.Int("cells", 24, "lattice cells along the longest side (4..400)")
+	bunny := fl.String("bunny", "../shared/meshes/bunny.obj", "the bunny's OBJ surface")
+	out := fl.String("out", "out/combiners", "output directory")
+	workers := fl.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
 	pos, err := parse(fl, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 {
-		return badInput("bouncemap combiners: unexpected arguments %v\n%s", pos, bouncemapUsage)
+		return badInput("bouncemap combiners: unexpected arguments %v", pos)
 	}
 	switch {
 	case *n < 2 || *n > 2000:

@@ -94,7 +94,7 @@ func chainModels(list string) ([]string, []chainModel, error) {
 func cmdChain(args []string, stdout, _ io.Writer) error {
 	fs := newFlags("chain")
 	vc := fs.Float64("vc", 1, "speed of C towards B (v0 > 0)")
-	vaStr := fs.String("va", "0:1:0.01", "range lo:hi:step of A's speed towards B")
+	vaStr := fs.String("va", "0:1:0.01", "range `LO:HI:STEP` of A's speed towards B")
 	ops := fs.String("operators", "qce,gr,lcp,hertz", "comma-separated models: impact operators, hertz, linear")
 	out := fs.String("out", "out/chain", "output directory")
 	pos, err := parse(fs, args)
@@ -210,7 +210,7 @@ func cmdChain(args []string, stdout, _ io.Writer) error {
 // records the spread max |v⁺ − (0, …, 0, v0)|/v0 over the samples.
 func cmdCradleDisturb(args []string, stdout, _ io.Writer) error {
 	fs := newFlags("cradle-disturb")
-	epsStr := fs.String("eps", "1e-8:1e-2", "decade range lo:hi of disturbance sizes ε (relative to v0)")
+	epsStr := fs.String("eps", "1e-8:1e-2", "decade range `LO:HI` of disturbance sizes ε (relative to v0)")
 	perDecade := fs.Int("per-decade", 2, "values of ε per decade")
 	n := fs.Int("n", 5, "number of balls")
 	samples := fs.Int("samples", 50, "random disturbances per ε")

@@ -34,7 +34,7 @@ type channelOpts struct {
 }
 
 func (o *channelOpts) register(fs *flag.FlagSet) {
-	fs.StringVar(&o.preset, "preset", "paper", "channel: paper (15 × 6.5 × 2 cm, Preclik et al. sec. 4.3), medium (15 × 4 × 1.5 cm), narrow (15 × 2 × 0.5 cm) or tiny (2 × 1 × 0.4 cm)")
+	fs.StringVar(&o.preset, "preset", "paper", "channel: `paper|medium|narrow|tiny`, paper (15 × 6.5 × 2 cm, Preclik et al. sec. 4.3), medium (15 × 4 × 1.5 cm), narrow (15 × 2 × 0.5 cm) or tiny (2 × 1 × 0.4 cm)")
 	fs.Float64Var(&o.dt, "dt", 0, "time step (default: the preset's, 10 µs)")
 	fs.IntVar(&o.sweeps, "sweeps", 0, "NBGS sweep cap (default: the preset's, 10)")
 	fs.Float64Var(&o.tol, "tol", 0, "NBGS tolerance on the largest change of a contact's relative velocity in a sweep, m/s (default 1e-6)")
@@ -133,7 +133,7 @@ func cmdChannel(args []string, stdout, stderr io.Writer) error {
 	var o channelOpts
 	o.register(fs)
 	end := fs.Float64("end", 0.05, "simulated time (s; the paper: 10)")
-	laws := fs.String("law", "both", "block law: maxdiss, coulomb or both (run one after the other)")
+	laws := fs.String("law", "both", "block law: `maxdiss|coulomb|both` (both: one after the other)")
 	from := fs.Float64("from", 0, "leave samples before this time out of the averages (filling transient)")
 	sampleEvery := fs.Int("sample-every", 0, "steps between statistics samples (default: the preset's, 1000)")
 	out := fs.String("out", filepath.Join("out", "channel"), "output directory")
@@ -413,7 +413,7 @@ func cmdBenchChannel(args []string, stdout, stderr io.Writer) error {
 	o.register(fs)
 	steps := fs.Int("steps", 20, "steps to time")
 	warm := fs.Int("warm", 0, "steps before timing")
-	law := fs.String("law", "maxdiss", "block law: maxdiss or coulomb")
+	law := fs.String("law", "maxdiss", "block law: `maxdiss|coulomb`")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	if _, err := parse(fs, args); err != nil {
 		return err

@@ -8,7 +8,11 @@ import (
 )
 
 func cmdDesiderata(args []string, stdout, _ io.Writer) error {
-	if len(args) > 0 {
+	pos, err := parse(newFlags("desiderata"), args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
 		return badInput("desiderata takes no arguments")
 	}
 	var rows []desiderata.Row

@@ -70,7 +70,7 @@ func cmdAcademic(args []string, stdout, stderr io.Writer) error {
 func cmdPainleve(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("painleve")
 	nTheta := fs.Int("theta", 180, "number of angles θ in (0, π/2)")
-	muStr := fs.String("mu", "0:4:160", "friction coefficients lo:hi:N")
+	muStr := fs.String("mu", "0:4:160", "friction coefficients `LO:HI:N`")
 	out := fs.String("out", filepath.Join("out", "painleve"), "output directory")
 	if _, err := parse(fs, args); err != nil {
 		return err

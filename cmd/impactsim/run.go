@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"impactsim/impact"
 	"impactsim/runner"
 	"impactsim/scenario"
 	"impactsim/scene"
@@ -30,10 +31,10 @@ func parseRun(args []string) (*runConfig, error) {
 	c := &runConfig{}
 	var cor, mu optFloat
 	fs.Float64Var(&c.end, "end", 0, "end time (default: the scene's, or 1 s)")
-	fs.StringVar(&c.opts.Operator, "operator", "", "impact operator")
+	fs.StringVar(&c.opts.Operator, "operator", "", "impact operator: "+strings.Join(impact.Names(), ", ")+" (default: the scene's)")
 	fs.Var(&cor, "cor", "coefficient of restitution")
 	fs.Var(&mu, "mu", "friction coefficient")
-	fs.StringVar(&c.opts.Solver, "solver", "", "QP solver: auto, dense, sparse, interior")
+	fs.StringVar(&c.opts.Solver, "solver", "", "QP solver: `auto|dense|sparse|interior`")
 	fs.StringVar(&c.out, "out", "", "output directory (default out/NAME)")
 	fs.IntVar(&c.frames, "frames", 500, "number of trajectory frames to save")
 	fs.BoolVar(&c.vtk, "vtk", false, "also write VTK (.vtp + .pvd) for ParaView")
@@ -43,8 +44,8 @@ func parseRun(args []string) (*runConfig, error) {
 	var law string
 	var eps optFloat
 	nb := &scenario.NBGSOptions{}
-	fs.StringVar(&law, "law", "", "nbgs-maxdiss or nbgs-coulomb: Preclik et al.'s impulse-velocity time stepping with non-linear block Gauss–Seidel (3D; --max-iter caps the sweeps)")
-	fs.Var(&eps, "epsilon", "nbgs: error reduction ε in [0, 1) of the gap term")
+	fs.StringVar(&law, "law", "", "`nbgs-maxdiss|nbgs-coulomb`: Preclik et al.'s impulse-velocity time stepping with non-linear block Gauss–Seidel (3D; --max-iter caps the sweeps)")
+	fs.Var(&eps, "epsilon", "nbgs: error reduction `E` in [0, 1) of the gap term")
 	fs.Float64Var(&nb.Tol, "tol", 0, "nbgs: tolerance (> 0) on the largest change of a contact's relative velocity in a sweep (m/s)")
 	fs.IntVar(&nb.Domains, "domains", 0, "nbgs: domains of the Gauss–Seidel/weighted-Jacobi blend (≥ 1; 1: plain Gauss–Seidel)")
 	fs.Float64Var(&nb.Relax, "relax", 0, "nbgs: relaxation ω in (0, 1] of the Jacobi exchange between domains")

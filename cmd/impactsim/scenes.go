@@ -51,7 +51,11 @@ func loadScene(arg string) (sc *scene.Ball2DScene, name string, err error) {
 }
 
 func cmdScenes(args []string, stdout, _ io.Writer) error {
-	if len(args) > 0 {
+	pos, err := parse(newFlags("scenes"), args)
+	if err != nil {
+		return err
+	}
+	if len(pos) > 0 {
 		return badInput("scenes takes no arguments")
 	}
 	for _, n := range builtinNames() {

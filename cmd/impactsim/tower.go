@@ -13,32 +13,13 @@ import (
 	"impactsim/output"
 )
 
-const towerUsage = `usage:
-  impactsim tower stable FILE|builtin:NAME
-  impactsim tower collapse FILE|builtin:NAME --initial
-  impactsim tower collapse FILE|builtin:NAME [--steps N] [--dt DT] [--out DIR]
-                          [--method position|accel] [--length l2|l1] [--frames K]
-                          [--penalty M] [--width W] [--no-gif] [--quiet]
-built-in towers: ` // + names
-
-// cmdTower dispatches `impactsim tower stable|collapse`.
-func cmdTower(args []string, stdout, stderr io.Writer) error {
-	if len(args) == 0 {
-		return badInput("tower: expected stable, collapse, builtins or help")
+// cmdTowerBuiltins lists the built-in towers, one a line.
+func cmdTowerBuiltins(args []string, stdout, _ io.Writer) error {
+	if _, err := parse(newFlags("tower builtins"), args); err != nil {
+		return err
 	}
-	switch args[0] {
-	case "help", "-h", "--help":
-		fmt.Fprintf(stdout, "%s%s\n", towerUsage, strings.Join(frame2d.Builtins(), ", "))
-		return nil
-	case "stable":
-		return cmdTowerStable(args[1:], stdout)
-	case "collapse":
-		return cmdTowerCollapse(args[1:], stdout, stderr)
-	case "builtins":
-		fmt.Fprintln(stdout, strings.Join(frame2d.Builtins(), "\n"))
-		return nil
-	}
-	return badInput("tower: unknown subcommand %q (stable, collapse, builtins)", args[0])
+	fmt.Fprintln(stdout, strings.Join(frame2d.Builtins(), "\n"))
+	return nil
 }
 
 // loadTower reads FILE or builtin:NAME and builds its framework; all
@@ -68,7 +49,7 @@ func bodyName(f *frame2d.Framework, b int) string {
 	return f.Bodies[b].Name
 }
 
-func cmdTowerStable(args []string, stdout io.Writer) error {
+func cmdTowerStable(args []string, stdout, _ io.Writer) error {
 	fs := newFlags("tower stable")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -116,8 +97,8 @@ func cmdTowerCollapse(args []string, stdout, stderr io.Writer) error {
 	fs.IntVar(&c.frames, "frames", 200, "number of frames to save")
 	fs.Float64Var(&c.dt, "dt", 0, "time step (default: the tower's, 0.005)")
 	fs.StringVar(&c.out, "out", "", "output directory (default out/tower_NAME)")
-	fs.StringVar(&c.method, "method", "position", "position (Fig. 7) or accel (Fig. 6)")
-	fs.StringVar(&c.length, "length", "l2", "length constraint of the position step: l2 = (L''), l1 = (L')")
+	fs.StringVar(&c.method, "method", "position", "`position|accel`: the position step (Fig. 7) or the acceleration step (Fig. 6)")
+	fs.StringVar(&c.length, "length", "l2", "length constraint of the position step: `l2|l1`, l2 = (L''), l1 = (L')")
 	fs.IntVar(&c.width, "width", 640, "GIF width in pixels")
 	fs.Float64Var(&c.penalty, "penalty", 0, "penalty factor M of sec. 8.4 for over-braced bricks (paper: 100)")
 	fs.BoolVar(&c.noGIF, "no-gif", false, "do not render the GIF")
