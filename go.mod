@@ -9,4 +9,7 @@ require (
 	gonum.org/v1/gonum v0.17.0
 )
 
-require github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+require (
+	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
+	go.starlark.net v0.0.0-20260908191801-89a6a09411d5 // indirect
+)

@@ -16,7 +16,8 @@ import (
 //
 // # Problem
 //
-// With u⁻ = Gᵀv⁻, normal impulses λ (one per contact) and friction
+// With u⁻ = Gᵀv⁻ + NRel (relative velocities: read Gᵀv as Gᵀv + NRel and
+// dⱼᵀv as dⱼᵀv + DRelⱼ throughout), normal impulses λ (one per contact) and friction
 // impulses β (one per column of D; every column j of contact k is an edge
 // direction of the pyramid |βⱼ| ≤ μₖλₖ — in 2D the single tangent, in 3D
 // the columns the system provides), and v = v⁻ + M⁻¹(Gλ + Dβ):
@@ -92,9 +93,6 @@ func (o *BoxedLCP) Name() string { return o.Normal.Name() + "+blcp" }
 
 // Solve writes λ (len m) and β (len D.NCols()) for p.
 func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, error) {
-	if err := p.RejectRel(o.Name()); err != nil {
-		return mech.Stats{}, err
-	}
 	m, n, nd := p.NContacts(), p.NDof(), p.D.NCols()
 	st, err := o.Normal.Resolve(p, lambda)
 	if err != nil {
@@ -131,7 +129,7 @@ func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, e
 	o.sc = grow(o.sc, n)
 	o.t = grow(o.t, m)
 	p.ApplyImpulses(o.v, p.V, lambda, nil, o.sc)
-	p.NormalVelocities(o.t, o.v)
+	p.RelNormalVelocities(o.t, o.v)
 	for i := range o.t {
 		if lambda[i] <= 0 {
 			o.t[i] = 0
@@ -153,7 +151,7 @@ func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, e
 			if o.dg[i] <= 0 {
 				continue
 			}
-			r := p.G.ColDot(i, o.v) - o.t[i]
+			r := p.G.ColDot(i, o.v) + p.NRelAt(i) - o.t[i]
 			l := math.Max(0, lambda[i]-r/o.dg[i])
 			if dl := l - lambda[i]; dl != 0 {
 				o.mg.AddScaledCol(o.v, i, dl)
@@ -167,7 +165,7 @@ func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, e
 			hi := p.Mu[k] * lambda[k]
 			b := 0.0
 			if o.dd[j] > 0 && hi > 0 {
-				b = beta[j] - p.D.ColDot(j, o.v)/o.dd[j]
+				b = beta[j] - (p.D.ColDot(j, o.v)+p.DRelAt(j))/o.dd[j]
 				b = math.Max(-hi, math.Min(hi, b))
 			}
 			if db := b - beta[j]; db != 0 {

@@ -28,6 +28,17 @@
 // tolerance and sweep cap, and the blend with weighted block Jacobi over
 // index-range domains that runs in parallel (see NBGS).
 //
+// Every law acts on relative velocities: normal ∇gᵢᵀv + NRel[i] and
+// tangential Dₖᵀv + DRel[k] (mech.Problem's known terms of moving walls,
+// Lees–Edwards images and the impulse-velocity gap term). Alg. 3 takes its
+// sliding direction from the relative tangential velocity and minimizes
+// the kinetic energy of the relative motion, ½zᵀAz + zᵀ(dᵀv′ + d_rel);
+// BoxedLCP's targets, sweeps and friction conditions read the relative
+// velocities; a ball on a conveyor belt is carried to the belt's speed or
+// slides against it with μ(1 + c) (TestConveyorBelt), and a whole scene
+// moving at constant velocity gets the same impulses (TestFrictionGalilean).
+// Without NRel/DRel every law computes exactly as before.
+//
 // BoxedLCP (eqs. 20–21 of Zhang et al.) wraps any normal impact operator:
 // normal impulses with the operator's restitution targets and friction
 // impulses in a friction pyramid, alternating projected Gauss–Seidel sweeps

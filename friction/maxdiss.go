@@ -18,7 +18,8 @@ type Operator interface {
 
 // MaxDissipation is the impulsive maximal-dissipation friction of Alg. 3
 // (§6, eq. 5 of Smith et al. 2012). For each contact k with μ_k λ_k > 0 and
-// non-zero pre-impact relative tangential velocity w_k = T_kᵀ v⁻, a single
+// non-zero pre-impact relative tangential velocity w_k = T_kᵀ v⁻ + DRel_k
+// (the known velocity of moving geometry included), a single
 // friction direction d_k = −T_k w_k / ‖w_k‖ opposes the sliding, and
 //
 //	β = argmin_z ½ ‖p + G λ + D z‖²_{M⁻¹}   s.t.  0 ≤ z ≤ diag(μ) λ,
@@ -33,7 +34,9 @@ type Operator interface {
 type MaxDissipation struct {
 	solver qp.Solver
 	d      mech.Cols // one generalized direction per frictional contact
-	dIdx   []int     // contact of each column of d
+	dIdx   []int     // first tangent column of each column of d
+	dEnd   []int     // one past its last tangent column
+	dNorm  []float64 // ‖w‖ of its contact
 	A      mech.Delassus
 	b, hi  []float64
 	z      []float64
@@ -69,9 +72,6 @@ func grow(s []float64, n int) []float64 {
 
 // Resolve computes β on the columns of p.D.
 func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.Stats, error) {
-	if err := p.RejectRel(o.Name()); err != nil {
-		return mech.Stats{}, err
-	}
 	var st mech.Stats
 	nd := p.D.NCols()
 	for i := range beta[:nd] {
@@ -83,9 +83,9 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 	n := p.NDof()
 	// Build one direction per sliding contact from the pre-impact velocity.
 	o.d.Reset(n)
-	o.dIdx = o.dIdx[:0]
+	o.dIdx, o.dEnd, o.dNorm = o.dIdx[:0], o.dEnd[:0], o.dNorm[:0]
 	o.w = grow(o.w, nd)
-	p.D.MulTVec(o.w, p.V)
+	p.RelTangentVelocities(o.w, p.V)
 	o.hi = o.hi[:0]
 	for c0 := 0; c0 < nd; {
 		k := p.DContact[c0]
@@ -121,7 +121,7 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 				}
 			}
 			o.d.EndCol()
-			o.dIdx = append(o.dIdx, c0)
+			o.dIdx, o.dEnd, o.dNorm = append(o.dIdx, c0), append(o.dEnd, c1), append(o.dNorm, norm)
 			o.hi = append(o.hi, bound)
 		}
 		c0 = c1
@@ -136,6 +136,15 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 	p.ApplyImpulses(o.vp, p.V, lambda, nil, o.scr)
 	o.b = grow(o.b, m)
 	o.d.MulTVec(o.b, o.vp)
+	if len(p.DRel) != 0 {
+		// The relative sliding velocity along d adds d's combination of
+		// the known tangential velocities: b = dᵀv′ + Σⱼ (−wⱼ/‖w‖) DRelⱼ.
+		for a, c0 := range o.dIdx {
+			for j := c0; j < o.dEnd[a]; j++ {
+				o.b[a] -= o.w[j] / o.dNorm[a] * p.DRel[j]
+			}
+		}
+	}
 	o.A.Assemble(&o.d, &p.MInv)
 	o.z = grow(o.z, m)
 	clear(o.z)
@@ -147,16 +156,8 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 	}
 	// Express β on the tangent columns: β_j = z · (−w_j/‖w‖).
 	for a, c0 := range o.dIdx {
-		k := p.DContact[c0]
-		var norm2 float64
-		c1 := c0
-		for c1 < nd && p.DContact[c1] == k {
-			norm2 += o.w[c1] * o.w[c1]
-			c1++
-		}
-		norm := math.Sqrt(norm2)
-		for j := c0; j < c1; j++ {
-			beta[j] = -o.z[a] * o.w[j] / norm
+		for j := c0; j < o.dEnd[a]; j++ {
+			beta[j] = -o.z[a] * o.w[j] / o.dNorm[a]
 		}
 	}
 	return st, nil

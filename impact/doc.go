@@ -21,6 +21,32 @@
 //     from the inelastic LCP and v⁺₁ from GR at c = 1; free of inelastic
 //     collapse for every c. With per-contact coefficients see below.
 //
+// # Relative velocities: moving geometry (mech.Problem.NRel)
+//
+// Every operator acts on the contacts' relative normal velocities
+//
+//	uᵢ = ∇gᵢᵀv + NRel[i]
+//
+// (mech.Problem, "Affine terms"), not on ∇gᵢᵀv alone: a wall moving with
+// velocity w contributes NRel[i] = −nᵢ·w, the sheared image behind a
+// Lees–Edwards portal its shear velocity. Wherever the list above writes
+// Gᵀv read Gᵀv + NRel: lcp solves 0 ≤ λ ⊥ u⁺ ≥ −c u⁻ with u = Gᵀv + NRel
+// (the QP's linear term is ε∘u⁻), gr's violators are the contacts with
+// uₖ < −v_tol and each reflection reverses and scales the relative
+// velocity (the M-projection is onto the affine set {v : Gᵀv + NRel ≥ 0}),
+// the pairwise laws use αₖ = −(1 + cₖ)uₖ/(∇gₖᵀM⁻¹∇gₖ), qce grows its
+// impulses in the ratio of the approaching relative velocities and tracks
+// uᵢ(s) = u⁰ᵢ + Σⱼ AᵢⱼPⱼ(s) from the relative u⁰, qce_lcp's target is
+// c·u⁺(QCE) on relative velocities, and grr mixes λ₀ and λ₁ of those laws.
+// Since the problem data enter only through u⁻ = Gᵀv⁻ + NRel and A, a
+// whole scene moved at a constant velocity (bodies and walls) gets the same
+// impulses (Galilean invariance, tested to 1e-12 for every operator), and
+// a ball meeting a wall moving at w leaves with n·(v⁺ − w) = −c n·(v⁻ − w).
+// Problems without NRel (static geometry) are solved with the same
+// arithmetic as before, bit for bit. grr with unequal per-contact
+// coefficients refuses a problem with nonzero NRel: its energy bound
+// T(v⁺) ≤ T(v⁻) (below) is a statement about static geometry.
+//
 // # grr with a vector c (per-contact restitution)
 //
 // Smith et al. §12 leave per-contact restitution inside generalized

@@ -38,10 +38,16 @@ type GR struct {
 	self      *GR
 }
 
-// normalChunk sets u_j = ∇g_jᵀ ṽ for the contacts [lo, hi).
+// normalChunk sets the relative normal velocities u_j = ∇g_jᵀ ṽ + NRel_j
+// for the contacts [lo, hi).
 func (o *GR) normalChunk(w, lo, hi int) {
 	for j := lo; j < hi; j++ {
 		o.u[j] = o.p.G.ColDot(j, o.vt)
+	}
+	if len(o.p.NRel) != 0 {
+		for j, r := range o.p.NRel[lo:hi] {
+			o.u[lo+j] += r
+		}
 	}
 }
 
@@ -70,9 +76,6 @@ func (o *GR) Name() string { return "gr" }
 
 // Resolve runs Alg. 2 on p.
 func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
-	if err := p.RejectRel(o.Name()); err != nil {
-		return mech.Stats{}, err
-	}
 	m, n := p.NContacts(), p.NDof()
 	var st mech.Stats
 	for i := range lambda[:m] {
@@ -103,7 +106,7 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	defer func() { o.p = nil }()
 	pool := o.ker.pool
 	for iter := 0; ; iter++ {
-		pool.For(m, 4096, o.fNormal) // u = Gᵀṽ
+		pool.For(m, 4096, o.fNormal) // u = Gᵀṽ + NRel
 		o.idx = o.idx[:0]
 		for k, x := range o.u {
 			if x < -vtol {

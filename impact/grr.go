@@ -105,6 +105,12 @@ func (o *GRR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 		uniform = uniform && ci == p.CoR[0]
 		lo, hi = math.Min(lo, ci), math.Max(hi, ci)
 	}
+	if !uniform && p.HasRel() {
+		// The energy bound of the per-contact rule (T(v⁺) ≤ T(v⁻)) is a
+		// statement about static geometry: a moving wall legitimately
+		// adds energy, and there is no one frame in which all walls rest.
+		return st, fmt.Errorf("impact: grr with per-contact coefficients (%g … %g) and moving geometry (known relative velocities): the vector-c rule bounds the kinetic energy, which moving walls change; use gr, lcp or one coefficient", lo, hi)
+	}
 	o.l0 = grow(o.l0, m)
 	o.l1 = grow(o.l1, m)
 	if lo < 1 {
@@ -191,7 +197,7 @@ func (o *GRR) project(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	o.scratch = grow(o.scratch, n)
 	o.mu = grow(o.mu, m)
 	p.ApplyImpulses(o.vc, p.V, lambda, nil, o.scratch)
-	p.NormalVelocities(o.mu, o.vc)
+	p.RelNormalVelocities(o.mu, o.vc)
 	approach := false
 	for _, u := range o.mu {
 		approach = approach || u < 0

@@ -273,9 +273,6 @@ func (o *LCP) Name() string { return "lcp" }
 
 // Resolve solves (3) on all contacts of p.
 func (o *LCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
-	if err := p.RejectRel(o.Name()); err != nil {
-		return mech.Stats{}, err
-	}
 	m := p.NContacts()
 	var st mech.Stats
 	if m == 0 {
@@ -286,7 +283,7 @@ func (o *LCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	}
 	o.u = grow(o.u, m)
 	o.eps = grow(o.eps, m)
-	p.NormalVelocities(o.u, p.V)
+	p.RelNormalVelocities(o.u, p.V)
 	for i := 0; i < m; i++ {
 		c := p.CoR[i]
 		if o.restitution >= 0 {

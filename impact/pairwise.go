@@ -51,9 +51,6 @@ func (o *Pairwise) cor(p *mech.Problem, k int) float64 {
 
 // Resolve sweeps until no contact approaches or the sweep cap is reached.
 func (o *Pairwise) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
-	if err := p.RejectRel(o.Name()); err != nil {
-		return mech.Stats{}, err
-	}
 	m, n := p.NContacts(), p.NDof()
 	var st mech.Stats
 	for i := range lambda[:m] {
@@ -77,7 +74,7 @@ func (o *Pairwise) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error
 		if o.jacobi {
 			for k := 0; k < m; k++ {
 				o.alpha[k] = 0
-				if u := p.G.ColDot(k, o.v); u < -vtol && o.diag[k] > 0 {
+				if u := p.G.ColDot(k, o.v) + p.NRelAt(k); u < -vtol && o.diag[k] > 0 {
 					o.alpha[k] = -(1 + o.cor(p, k)) * u / o.diag[k]
 					changed = true
 				}
@@ -92,7 +89,7 @@ func (o *Pairwise) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error
 			}
 		} else {
 			for k := 0; k < m; k++ {
-				if u := p.G.ColDot(k, o.v); u < -vtol && o.diag[k] > 0 {
+				if u := p.G.ColDot(k, o.v) + p.NRelAt(k); u < -vtol && o.diag[k] > 0 {
 					a := -(1 + o.cor(p, k)) * u / o.diag[k]
 					o.w.AddScaledCol(o.v, k, a)
 					lambda[k] += a
@@ -106,7 +103,7 @@ func (o *Pairwise) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error
 		st.Iterations++
 		if st.Iterations >= maxIter {
 			o.alpha = grow(o.alpha, m)
-			p.NormalVelocities(o.alpha, o.v)
+			p.RelNormalVelocities(o.alpha, o.v)
 			w, k := worst(o.alpha)
 			if w >= -vtol {
 				return st, nil

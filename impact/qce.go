@@ -161,9 +161,6 @@ func (o *QCE) Name() string { return "qce" }
 
 // Resolve runs Alg. 1 on p and writes the accumulated impulses λ_c (eq. 11).
 func (o *QCE) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
-	if err := p.RejectRel(o.Name()); err != nil {
-		return mech.Stats{}, err
-	}
 	m, n := p.NContacts(), p.NDof()
 	var st mech.Stats
 	for i := range lambda[:m] {
@@ -182,7 +179,7 @@ func (o *QCE) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	o.scr = grow(o.scr, n)
 	copy(o.v, p.V)
 	for iter := 0; ; iter++ {
-		p.NormalVelocities(o.u, o.v)
+		p.RelNormalVelocities(o.u, o.v)
 		w, k := worst(o.u)
 		if w >= -vtol {
 			return st, nil
@@ -345,6 +342,11 @@ func checkFinite(p *mech.Problem) error {
 	for k, x := range p.MInv.Data {
 		if math.IsNaN(x) || math.IsInf(x, 0) {
 			return fmt.Errorf("inverse mass entry %d is %v", k, x)
+		}
+	}
+	for i, x := range p.NRel {
+		if math.IsNaN(x) || math.IsInf(x, 0) {
+			return fmt.Errorf("known relative velocity of contact %d is %v", i, x)
 		}
 	}
 	return nil

@@ -58,9 +58,6 @@ func (o *QCELCP) Name() string { return "qce_lcp" }
 
 // Resolve solves eq. (19) on all contacts of p.
 func (o *QCELCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
-	if err := p.RejectRel(o.Name()); err != nil {
-		return mech.Stats{}, err
-	}
 	m, n := p.NContacts(), p.NDof()
 	var st mech.Stats
 	if m == 0 {
@@ -73,7 +70,7 @@ func (o *QCELCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) 
 	o.uc = grow(o.uc, m)
 	o.b = grow(o.b, m)
 	o.ones = grow(o.ones, m)
-	p.NormalVelocities(o.u, p.V)
+	p.RelNormalVelocities(o.u, p.V)
 	elastic := false
 	for i := 0; i < m; i++ {
 		o.ones[i] = 1
@@ -92,7 +89,7 @@ func (o *QCELCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) 
 			return st, fmt.Errorf("impact: qce_lcp: %w", err)
 		}
 		p.ApplyImpulses(o.vc, p.V, o.lc, nil, o.scr)
-		p.NormalVelocities(o.uc, o.vc)
+		p.RelNormalVelocities(o.uc, o.vc)
 		for i := 0; i < m; i++ {
 			o.b[i] -= p.CoR[i] * o.uc[i]
 		}

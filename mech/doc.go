@@ -41,13 +41,27 @@
 //     error-reduced: NRel[i] = ε·min(0, ξᵢ/δt) + max(0, ξᵢ/δt), ε ∈ [0, 1).
 //
 // Empty slices mean zero terms (static geometry, the collision integrator
-// of Smith et al.), so such problems are unchanged bit for bit. The coupled
-// Coulomb law (friction.Coulomb) and the non-linear block Gauss–Seidel law
-// (friction.NBGS) read them; every other operator (LCP, GR, GRR, QCE,
-// QCE-LCP, Gauss–Seidel, Jacobi, Alg. 3 friction, boxed LCP) refuses a
-// problem that has them (Problem.RejectRel) rather than ignore them, and
-// sim.Staggered refuses it before calling them. An operator that learns to
-// read them (for moving walls) must drop its refusal and say so here.
+// of Smith et al.), so such problems are unchanged bit for bit. Every law
+// reads them: the impact operators (LCP, GR, GRR, QCE, QCE-LCP,
+// Gauss–Seidel, Jacobi) impose non-penetration and restitution on uᵢ, the
+// friction laws (Alg. 3, boxed LCP, Coulomb, NBGS) their conditions on the
+// relative tangential velocities (RelNormalVelocities,
+// RelTangentVelocities, NRelAt, DRelAt). Restitution acts on the relative
+// velocity: a ball meeting a wall moving at w leaves with
+// n·(v⁺ − w) = −c n·(v⁻ − w).
+//
+// # Energy with moving geometry
+//
+// With v̄ = (v⁻ + v⁺)/2 the impulses change the kinetic energy by
+//
+//	ΔT = (Gλ + Dβ)ᵀ v̄ = Σᵢ λᵢ ūᵢ + Σₖ βₖ w̄ₖ − Σᵢ λᵢ NRel[i] − Σₖ βₖ DRel[k],
+//
+// ūᵢ and w̄ₖ the mean relative normal and tangential velocities. The last
+// two sums are the work of the moving geometry (RelWork: the impulse λn
+// on a body touching a wall of velocity w works λn·w = −λ NRel); the
+// first two are minus the energy dissipated in the contacts, zero for GR
+// at c = 1 (each reflection has λᵢ ūᵢ = 0). sim.Stepper reports the work
+// of the geometry the system moves (StepStats.WallWork).
 //
 // # Conventions
 //

@@ -66,22 +66,100 @@ func (p *Problem) Reset(dim, n int) {
 	p.Bodies = p.Bodies[:0]
 }
 
-// RejectRel returns an error naming the operator op when the problem
-// carries a nonzero known relative velocity (HasRel), which op would
-// otherwise ignore. Operators that solve with ∇gᵢᵀv and Dₖᵀv only call it
-// first.
-func (p *Problem) RejectRel(op string) error {
-	for i, x := range p.NRel {
-		if x != 0 {
-			return fmt.Errorf("mech: %s does not read the known relative velocities of moving geometry or gap corrections (contact %d has NRel = %g); use a law that does (coulomb, nbgs)", op, i, x)
+// NRelAt returns NRel[i], or 0 when the problem has no normal known
+// relative velocities.
+func (p *Problem) NRelAt(i int) float64 {
+	if len(p.NRel) == 0 {
+		return 0
+	}
+	return p.NRel[i]
+}
+
+// DRelAt returns DRel[k], or 0 when the problem has no tangential known
+// relative velocities.
+func (p *Problem) DRelAt(k int) float64 {
+	if len(p.DRel) == 0 {
+		return 0
+	}
+	return p.DRel[k]
+}
+
+// RelNormalVelocities writes the normal relative velocities
+// uᵢ = ∇gᵢᵀ v + NRel[i] for every contact into dst (len m). Without NRel it
+// is NormalVelocities, bit for bit.
+func (p *Problem) RelNormalVelocities(dst, v []float64) {
+	p.G.MulTVec(dst, v)
+	if len(p.NRel) != 0 {
+		for i, r := range p.NRel[:len(dst)] {
+			dst[i] += r
 		}
 	}
-	for k, x := range p.DRel {
-		if x != 0 {
-			return fmt.Errorf("mech: %s does not read the known relative velocities of moving geometry (friction column %d has DRel = %g); use a law that does (coulomb, nbgs)", op, k, x)
+}
+
+// RelTangentVelocities writes Dₖᵀ v + DRel[k] for every friction column
+// into dst (len D.NCols()). Without DRel it is Dᵀv, bit for bit.
+func (p *Problem) RelTangentVelocities(dst, v []float64) {
+	p.D.MulTVec(dst, v)
+	if len(p.DRel) != 0 {
+		for k, r := range p.DRel[:len(dst)] {
+			dst[k] += r
 		}
 	}
-	return nil
+}
+
+// RelWork returns −Σᵢ λᵢ NRel[i] − Σₖ βₖ DRel[k] (β may be nil): the work
+// that geometry moving with the known relative velocities does on the
+// bodies through the impulses λ, β (the impulse on a body touching a wall
+// of velocity w is λ n, its work λ n·w = −λ NRel). See the package
+// documentation, "Energy with moving geometry".
+func (p *Problem) RelWork(lambda, beta []float64) float64 {
+	return KnownWork(p.NRel, p.DRel, lambda, beta)
+}
+
+// KnownWork is Problem.RelWork for known relative velocities nrel, drel
+// held apart from a problem (either may be empty, β may be nil).
+func KnownWork(nrel, drel, lambda, beta []float64) float64 {
+	var w float64
+	for i, r := range nrel {
+		w -= lambda[i] * r
+	}
+	if beta != nil {
+		for k, r := range drel {
+			w -= beta[k] * r
+		}
+	}
+	return w
+}
+
+// FixedWork returns the work that fixed bodies moving with a velocity the
+// problem carries in V (a zero M block, V ≠ 0: kinematic bodies whose
+// velocity enters ∇gᵢᵀv through their entries of G) do on the other
+// bodies through λ and β (β may be nil): −Σ λᵢ ∇gᵢ|_f ᵀ v_f − Σ βₖ Dₖ|_f ᵀ v_f,
+// the column entries on those bodies' rows. Only contacts with a −1 in
+// Bodies are visited.
+func (p *Problem) FixedWork(lambda, beta []float64) float64 {
+	var w float64
+	col := func(c *Cols, j int, x float64) {
+		for e := c.Ptr[j]; e < c.Ptr[j+1]; e++ {
+			r := int(c.Row[e])
+			if p.V[r] != 0 && p.M.At(r, r) == 0 {
+				w -= x * c.Val[e] * p.V[r]
+			}
+		}
+	}
+	for i := 0; i < p.NContacts(); i++ {
+		if p.Bodies[2*i] < 0 || p.Bodies[2*i+1] < 0 {
+			col(&p.G, i, lambda[i])
+		}
+	}
+	if beta != nil {
+		for k := 0; k < p.D.NCols(); k++ {
+			if i := p.DContact[k]; p.Bodies[2*i] < 0 || p.Bodies[2*i+1] < 0 {
+				col(&p.D, k, beta[k])
+			}
+		}
+	}
+	return w
 }
 
 // AppendContact records the coefficients and the bodies of the contact

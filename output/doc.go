@@ -117,6 +117,12 @@
 //	                   SCISim's warning), for QP-based operators the largest
 //	                   relative KKT residual of their inner solves; 0 without
 //	                   contacts
+//	wall_work          work done on the bodies by moving geometry (driven
+//	                   walls, kinematic bodies, Lees–Edwards images) from
+//	                   the start of the run to this step (energy); with it
+//	                   total − total(0) − wall_work = −(energy dissipated in
+//	                   the contacts), zero for elastic GR (0 for static
+//	                   scenes)
 //
 // Integer columns are written as integral floats ("12"). SeriesWriter writes
 // any such numeric CSV with a header of your choice, and ReadSeries reads it
@@ -132,7 +138,8 @@
 // max_contacts, max_operator_iterations, capped_steps (steps with a capped
 // solve, see energy.csv), worst_capped_residual, capped_tolerance and
 // first_capped_step (absent when no step was capped), energy_initial,
-// energy_final, max_relative_energy_drift, momentum_initial and
+// energy_final, max_relative_energy_drift, wall_work (energy.csv's last
+// wall_work), momentum_initial and
 // momentum_final (2 or 3 components), output_dir, error (absent after a
 // successful run) and files.
 //

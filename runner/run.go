@@ -85,18 +85,21 @@ type Summary struct {
 	// iteration cap before its tolerance (the run went on);
 	// WorstCappedResidual is the largest residual among them, at
 	// FirstCappedStep the first of them.
-	CappedSteps         int       `json:"capped_steps"`
-	WorstCappedResidual float64   `json:"worst_capped_residual"`
-	CappedTol           float64   `json:"capped_tolerance,omitempty"`
-	FirstCappedStep     int       `json:"first_capped_step,omitempty"`
-	Energy0             float64   `json:"energy_initial"`
-	Energy1             float64   `json:"energy_final"`
-	MaxEnergyDrift      float64   `json:"max_relative_energy_drift"`
-	Momentum0           []float64 `json:"momentum_initial"`
-	Momentum1           []float64 `json:"momentum_final"`
-	Dir                 string    `json:"output_dir"`
-	Error               string    `json:"error,omitempty"`
-	Files               []string  `json:"files"`
+	CappedSteps         int     `json:"capped_steps"`
+	WorstCappedResidual float64 `json:"worst_capped_residual"`
+	CappedTol           float64 `json:"capped_tolerance,omitempty"`
+	FirstCappedStep     int     `json:"first_capped_step,omitempty"`
+	Energy0             float64 `json:"energy_initial"`
+	Energy1             float64 `json:"energy_final"`
+	MaxEnergyDrift      float64 `json:"max_relative_energy_drift"`
+	// WallWork is the work moving geometry did on the bodies over the run
+	// (sim.StepStats.WallWork summed; energy.csv column wall_work).
+	WallWork  float64   `json:"wall_work"`
+	Momentum0 []float64 `json:"momentum_initial"`
+	Momentum1 []float64 `json:"momentum_final"`
+	Dir       string    `json:"output_dir"`
+	Error     string    `json:"error,omitempty"`
+	Files     []string  `json:"files"`
 }
 
 // Run steps sys to c.End and writes its run directory c.Out: the scene
@@ -166,7 +169,7 @@ func Run(sys System, c Config) (*Summary, error) {
 		row = append(row[:0], float64(st.N), st.T, ke, pe, ke+pe)
 		row = append(row, p...)
 		row = append(row, float64(l.Contacts), float64(l.Law.Iterations), (l.Integration + l.Detection + l.Impact).Seconds(),
-			float64(l.Law.Capped), l.Law.Residual)
+			float64(l.Law.Capped), l.Law.Residual, res.WallWork)
 		if res.Energy0 != 0 {
 			res.MaxEnergyDrift = math.Max(res.MaxEnergyDrift, math.Abs(ke+pe-res.Energy0)/math.Abs(res.Energy0))
 		}
@@ -189,6 +192,7 @@ func Run(sys System, c Config) (*Summary, error) {
 		if l.Contacts > 0 {
 			res.StepsWithContact++
 		}
+		res.WallWork += l.WallWork
 		res.MaxContacts = max(res.MaxContacts, l.Contacts)
 		res.MaxIterations = max(res.MaxIterations, l.Law.Iterations)
 		if l.Law.Capped > 0 {

@@ -116,7 +116,7 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 		sys.NoFrictionBasis = !(sys.Mu > 0) // impact only: nothing reads D
 	}
 	law, st, err := lawStepper(sys, sceneLaw{source: sc.Source, impact: &sc.ImpactOperator, friction: &sc.Friction,
-		dt: sc.Integrator.Dt, dtLine: sc.Integrator.Line, portals: sc.Portals}, sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping)
+		dt: sc.Integrator.Dt, dtLine: sc.Integrator.Line}, sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,6 @@ type sceneLaw struct {
 	friction *scene.FrictionConfig       // Kind "" if absent
 	dt       float64
 	dtLine   int
-	portals  []scene.Portal // Lees–Edwards portals need the Coulomb law
 	// fallback is the law of a scene with neither an impact operator nor
 	// a friction solver (nil: gr), and its mapping text.
 	fallback        sim.ContactLaw
@@ -74,9 +73,6 @@ func lawStepper(sys sim.System, sl sceneLaw, q, v []float64, mu, cor float64, op
 			return nil, nil, err
 		}
 	}
-	if err := checkShear(sl.source, sl.portals, law); err != nil {
-		return nil, nil, err
-	}
 	st, err := sim.NewStepper(sys, law, sl.dt, q, v)
 	if err != nil {
 		return nil, nil, fmt.Errorf("%s:%d: integrator: %w", sl.source, sl.dtLine, err)
@@ -103,19 +99,4 @@ func withFriction(op impact.Operator, mu float64, solver string, mapping *string
 		*mapping += fmt.Sprintf(", maximal-dissipation friction (Alg. 3) with μ = %g", mu)
 	}
 	return st, nil
-}
-
-// checkShear refuses Lees–Edwards portals with a law other than the
-// coupled Coulomb law: the impact operators do not read the shear velocity
-// of the images (mech.Problem.NRel).
-func checkShear(source string, portals []scene.Portal, law sim.ContactLaw) error {
-	if _, ok := law.(*friction.Coulomb); ok {
-		return nil
-	}
-	for _, po := range portals {
-		if po.LeesEdwards && po.V != 0 {
-			return fmt.Errorf("%s:%d: lees_edwards_portal: needs the scene's sobogus_friction_solver (the coupled Coulomb law); impact operator %s does not support sheared images", source, po.Line, law.Name())
-		}
-	}
-	return nil
 }

@@ -91,15 +91,23 @@ func (s *Stepper) stepImpulseVelocity() error {
 	t1 := time.Now()
 	s.Sys.BuildProblem(s.Q, s.qt, s.vt, &s.Problem)
 	p := &s.Problem
+	s.keepWall(p)
 	m := p.NContacts()
 	if m > 0 {
 		s.gaps = s.ivs.Gaps(s.Q, s.gaps[:0])
 		if len(s.gaps) != m {
 			return fmt.Errorf("sim: step %d: %d gaps for %d contacts", s.N+1, len(s.gaps), m)
 		}
+		// The gap term adds to the known velocities of moving geometry,
+		// if the system set any.
+		moving := len(p.NRel) == m
 		p.NRel = growF(p.NRel, m)
 		for i, xi := range s.gaps {
-			p.NRel[i] = GapVelocity(xi, h, s.ErrorReduction)
+			if moving {
+				p.NRel[i] += GapVelocity(xi, h, s.ErrorReduction)
+			} else {
+				p.NRel[i] = GapVelocity(xi, h, s.ErrorReduction)
+			}
 		}
 	}
 	t2 := time.Now()
@@ -112,6 +120,7 @@ func (s *Stepper) stepImpulseVelocity() error {
 		if err := s.solveLaw(); err != nil {
 			return err
 		}
+		s.Last.WallWork = s.wallWork()
 		s.base = p.V // v̂ (BuildProblem copied it)
 		s.applyImpulses()
 		s.base = nil

@@ -146,6 +146,7 @@ func (s *Stepper) stepStaggered(h float64, t0 time.Time) error {
 		s.Sys.BuildProblem(s.Q, s.qt, s.vt, p)
 	}
 	t2 := time.Now()
+	s.keepWall(p)
 	m := p.NContacts()
 	s.Last = StepStats{Contacts: m, Integration: t1.Sub(t0), Detection: t2.Sub(t1)}
 	if m == 0 {
@@ -164,6 +165,7 @@ func (s *Stepper) stepStaggered(h float64, t0 time.Time) error {
 	if err := s.solveLaw(); err != nil {
 		return err
 	}
+	s.Last.WallWork = s.wallWork()
 	// v⁺ = v + M⁻¹(Gλ + Dβ) on the problem's velocity (ṽ or vᵗ), into vt
 	// (ṽ is no longer needed), with the kick added for SymplecticEuler.
 	s.scr2 = growF(s.scr2, n)

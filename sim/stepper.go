@@ -62,13 +62,10 @@ func (s *Staggered) Name() string {
 	return s.Impact.Name() + "+" + s.Friction.Name()
 }
 
-// Solve runs the impact operator then the friction operator. A problem
-// with known relative velocities of moving geometry (mech.Problem.HasRel:
-// Lees–Edwards images) is refused: the operators do not read them.
+// Solve runs the impact operator then the friction operator; both act on
+// the relative velocities, known terms of moving geometry included
+// (mech.Problem.NRel, DRel).
 func (s *Staggered) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, error) {
-	if p.HasRel() {
-		return mech.Stats{}, fmt.Errorf("%s: contacts with moving geometry (Lees–Edwards images) are supported by the coupled Coulomb law (sobogus_friction_solver) only", s.Name())
-	}
 	st, err := s.Impact.Resolve(p, lambda)
 	if err != nil {
 		return st, err
@@ -142,6 +139,12 @@ type StepStats struct {
 	Integration time.Duration // both free-flight passes
 	Detection   time.Duration // broad + narrow phase and problem assembly
 	Impact      time.Duration // contact law and impulse application
+	// WallWork is the work that moving geometry did on the bodies through
+	// the step's impulses: mech.KnownWork of the known relative
+	// velocities the system put into the problem (moving walls,
+	// Lees–Edwards images; not the stepper's own gap and kick terms) plus
+	// mech.Problem.FixedWork of kinematic bodies. Zero for static scenes.
+	WallWork float64
 }
 
 // Stepper advances a System with Alg. 4. Q and V hold the current state;
@@ -194,6 +197,23 @@ type Stepper struct {
 	gapper     GapEvaluator
 	dv, gap    []float64
 	scr2       []float64
+
+	// the system's known relative velocities of the step (keepWall)
+	wallN, wallD []float64
+}
+
+// keepWall copies the known relative velocities the system put into the
+// step's problem (moving geometry), before the stepper adds its own terms,
+// for the step's WallWork.
+func (s *Stepper) keepWall(p *mech.Problem) {
+	s.wallN = append(s.wallN[:0], p.NRel...)
+	s.wallD = append(s.wallD[:0], p.DRel...)
+}
+
+// wallWork is the step's StepStats.WallWork once λ and β are known.
+func (s *Stepper) wallWork() float64 {
+	p := &s.Problem
+	return mech.KnownWork(s.wallN, s.wallD, s.Lambda, s.Beta) + p.FixedWork(s.Lambda, s.Beta)
 }
 
 // NewStepper returns a stepper at time zero for state (q, v), which it copies.
@@ -250,6 +270,7 @@ func (s *Stepper) Step() error {
 	s.Sys.BuildProblem(s.Q, s.qt, s.V, &s.Problem)
 	t2 := time.Now()
 	p := &s.Problem
+	s.keepWall(p)
 	m := p.NContacts()
 	s.Last = StepStats{Contacts: m, Integration: t1.Sub(t0), Detection: t2.Sub(t1)}
 	if m == 0 {
@@ -261,6 +282,7 @@ func (s *Stepper) Step() error {
 		if err := s.solveLaw(); err != nil {
 			return err
 		}
+		s.Last.WallWork = s.wallWork()
 		s.applyImpulses()
 		t3 := time.Now()
 		s.Last.Impact = t3.Sub(t2)
