@@ -22,9 +22,6 @@ func TestRigid2DRefusals(t *testing.T) {
 		{"box through portal", `<static_plane x="-2 0" n="1 0"/>` + "\n" + `<static_plane x="2 0" n="-1 0"/>` + "\n" + `<planar_portal planeA="0" planeB="1"/>` + "\n" +
 			`<geometry type="box" r="0.5 0.5"/>` + "\n" + `<rigid_body x="0 0" theta="0" v="0 0" omega="0" rho="1" geo_idx="0"/>` + "\n",
 			`bad.xml:5: planar_portal: portals with box bodies (the box on line 7) are not supported`},
-		{"shear with gr", `<impact_operator type="gr" CoR="1" v_tol="1e-9" cache_impulses="0"><solver name="ql" tol="1e-12"/></impact_operator>` + "\n" +
-			`<static_plane x="-2 0" n="1 0"/>` + "\n" + `<static_plane x="2 0" n="-1 0"/>` + "\n" + `<lees_edwards_portal planeA="0" planeB="1" v="1" bounds="3"/>` + "\n",
-			`bad.xml:6: lees_edwards_portal: needs the scene's sobogus_friction_solver`},
 	}
 	for _, c := range cases {
 		sc, err := scene.ReadRigidBody2D(strings.NewReader(head+c.body+"</rigidbody2d_scene>\n"), "bad.xml")
