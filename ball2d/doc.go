@@ -82,6 +82,6 @@
 // contact with the image of a ball near a sheared plane carries the image's
 // extra velocity u (±v t of that plane, ball J's portal first, as SCISim) in
 // mech.Problem's known relative velocities: NRel = −n·u, DRel = −t·u.
-// Only the coupled Coulomb law reads them (the scenario package refuses
-// Lees–Edwards scenes with impact operators).
+// Every contact law reads them (impact operators and friction laws act on
+// relative velocities; package mech).
 package ball2d
