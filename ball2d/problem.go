@@ -42,6 +42,7 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 	mf.s, mf.p, mf.v0 = nil, nil, nil
 	withD := !s.NoFrictionBasis
 	shear := s.hasShear()
+	moving := s.hasMovingGeometry()
 	for k := range s.det.contacts {
 		c := &s.det.contacts[k]
 		nx, ny := c.N[0], c.N[1]
@@ -66,10 +67,12 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 			p.D.EndCol()
 			p.DContact = append(p.DContact, k)
 		}
-		if shear {
+		if shear || moving {
 			// The image of a ball through a Lees–Edwards portal moves with
-			// the shear velocity u: the relative velocity is v_I − v_J − u.
-			nrel, drel := geom2d.ShearRel([2]float64{nx, ny}, [2]float64{tx, ty}, s.kick(c))
+			// the shear velocity u, a moving plane or drum with its
+			// surface's velocity u at the contact: the relative velocity
+			// is v_I − v_J − u.
+			nrel, drel := geom2d.WallRel([2]float64{nx, ny}, [2]float64{tx, ty}, s.wallVelocity(c, q0))
 			p.NRel = append(p.NRel, nrel)
 			if withD {
 				p.DRel = append(p.DRel, drel)
@@ -115,6 +118,46 @@ func (s *System) hasShear() bool {
 		}
 	}
 	return false
+}
+
+// hasMovingGeometry reports whether a plane or drum has a velocity.
+func (s *System) hasMovingGeometry() bool {
+	for i := range s.Planes {
+		if s.Planes[i].Moving() {
+			return true
+		}
+	}
+	for i := range s.Drums {
+		if s.Drums[i].Moving() {
+			return true
+		}
+	}
+	return false
+}
+
+// wallVelocity returns the velocity u that contact c's relative velocity
+// v_I − v_J − u subtracts besides the balls': the shear velocity of a
+// Lees–Edwards image, or the velocity of a moving plane's or drum's surface
+// at the contact point (the ball's surface point along −n at q0 for a
+// plane, the drum's wall point C − R n for a drum).
+func (s *System) wallVelocity(c *Contact, q0 []float64) [2]float64 {
+	switch c.Kind {
+	case BallPlane:
+		pl := &s.Planes[c.Obj]
+		if !pl.Moving() {
+			return [2]float64{}
+		}
+		r := s.R[c.I]
+		x := [2]float64{q0[2*c.I] - r*c.N[0], q0[2*c.I+1] - r*c.N[1]}
+		return pl.VelocityAt(x)
+	case BallDrum:
+		d := &s.Drums[c.Obj]
+		if !d.Moving() {
+			return [2]float64{}
+		}
+		return geom2d.PointVelocity(d.V, d.W, [2]float64{-d.R * c.N[0], -d.R * c.N[1]})
+	}
+	return s.kick(c)
 }
 
 // kick returns the velocity u of ball J's image relative to ball I's image

@@ -46,11 +46,18 @@ func NewPlane(p, n [2]float64) Plane {
 	return Plane{P: p, N: [2]float64{nx, ny}}
 }
 
-// Drum is a static circle that balls stay inside: |x − C| ≤ R − r.
+// Drum is a circle that balls stay inside: |x − C| ≤ R − r. V and W are
+// its velocity (the centre's velocity and the angular velocity, as a
+// geom2d.Plane's); zero for a static drum.
 type Drum struct {
 	C [2]float64
 	R float64
+	V [2]float64
+	W float64
 }
+
+// Moving reports whether the drum has a velocity.
+func (d *Drum) Moving() bool { return d.V != [2]float64{} || d.W != 0 }
 
 // Portal is a periodic boundary (SCISim's planar_portal, or
 // lees_edwards_portal when V ≠ 0) between two planes A and B whose normals

@@ -9,6 +9,23 @@
 // T = (−N_y, N_x), so that [N T] is a right-handed frame (SCISim's choice).
 // A point x lies behind the plane when N·(x − P) < 0.
 //
+// # Moving geometry
+//
+// Planes (and the systems' other static geometry) may be kinematic: moved
+// at every step to a prescribed pose (package motion, sim.Hook, SCISim's
+// scripted setStaticPlanePosition/Velocity) with a rigid velocity field,
+// the velocity V of the reference point P and the angular velocity W
+// (counter-clockwise, rad/s):
+//
+//	v(x) = V + W ẑ × (x − P) = (V_x − W (x − P)_y, V_y + W (x − P)_x).     (3)
+//
+// A contact between a body and such geometry at point x, with normal n
+// pointing from the geometry to the body and tangent t, carries the known
+// relative velocities NRel = −n·v(x) and DRel = −t·v(x) (WallRel): the
+// contact laws act on the body's velocity relative to the wall's surface.
+// The geometry is placed where it is at the end of the step and moves
+// with its velocity there, as SCISim's scripts set it.
+//
 // # Portals
 //
 // A Portal joins two planes A and B whose normals point into the domain.

@@ -83,10 +83,3 @@ func (po *Portal) Cross(x [2]float64) (out, kick [2]float64, crossed bool) {
 	}
 	return po.Teleport(x, throughB), po.Shear(throughB), true
 }
-
-// ShearRel returns the known relative velocities −n·u and −t·u of a
-// contact with normal n and tangent t against an image moving with extra
-// velocity u (mech.Problem.NRel and DRel).
-func ShearRel(n, t, u [2]float64) (nrel, drel float64) {
-	return -(n[0]*u[0] + n[1]*u[1]), -(t[0]*u[0] + t[1]*u[1])
-}

@@ -73,7 +73,7 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 		p.D.EndCol()
 		p.DContact = append(p.DContact, k)
 		if shear {
-			nrel, drel := geom2d.ShearRel(nrm, t, c.Kick)
+			nrel, drel := geom2d.WallRel(nrm, t, c.Kick)
 			p.NRel = append(p.NRel, nrel)
 			p.DRel = append(p.DRel, drel)
 		}

@@ -112,6 +112,9 @@ func (s *Stepper) stepImpulseVelocity() error {
 	}
 	t2 := time.Now()
 	s.Last = StepStats{Contacts: m, Integration: t1.Sub(t0), Detection: t2.Sub(t1)}
+	if err := s.coefficients(p); err != nil {
+		return err
+	}
 	qn := s.qn
 	if qn == nil {
 		qn = s.V // v is not read again

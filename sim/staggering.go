@@ -149,6 +149,9 @@ func (s *Stepper) stepStaggered(h float64, t0 time.Time) error {
 	s.keepWall(p)
 	m := p.NContacts()
 	s.Last = StepStats{Contacts: m, Integration: t1.Sub(t0), Detection: t2.Sub(t1)}
+	if err := s.coefficients(p); err != nil {
+		return err
+	}
 	if m == 0 {
 		// Stabilized: the free flight is the step. SymplecticEuler: the
 		// kicked velocity and q̃ = qᵗ ⊕ h(vᵗ + δ) are.

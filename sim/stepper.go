@@ -200,6 +200,8 @@ type Stepper struct {
 
 	// the system's known relative velocities of the step (keepWall)
 	wallN, wallD []float64
+
+	hooks []Hook
 }
 
 // keepWall copies the known relative velocities the system put into the
@@ -246,12 +248,79 @@ func growF(s []float64, n int) []float64 {
 	return s[:n]
 }
 
-// Step advances one time step. On error the state is unchanged and the
-// error names the step, the time and the law's diagnostics.
+// Step advances one time step, running the hooks (AddHook) at its start,
+// once its contacts are known and at its end. On error the state is
+// unchanged (but for what a Begin hook changed) and the error names the
+// step, the time and the law's diagnostics; an End hook's error comes
+// after the step was taken.
 func (s *Stepper) Step() error {
-	if s.Scheme == ImpulseVelocity {
-		return s.stepImpulseVelocity()
+	for i := range s.hooks {
+		if h := &s.hooks[i]; h.Begin != nil {
+			if err := h.Begin(s); err != nil {
+				return s.hookError(h, err)
+			}
+		}
 	}
+	var err error
+	if s.Scheme == ImpulseVelocity {
+		err = s.stepImpulseVelocity()
+	} else {
+		err = s.stepAlg4()
+	}
+	if err != nil {
+		return err
+	}
+	for i := range s.hooks {
+		if h := &s.hooks[i]; h.End != nil {
+			if err := h.End(s); err != nil {
+				return fmt.Errorf("sim: after step %d (t = %.10g): hook %s: %w", s.N, s.T, h.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+// Hook is a callback the stepper runs in every step: the user's own Go
+// code, a scene's prescribed motions (package scenario), a SCISim script.
+// Hooks run in the order they were added; nil fields are skipped. The
+// time of the step being taken is s.T → s.T + s.H.
+type Hook struct {
+	// Name names the hook in errors.
+	Name string
+	// Begin runs before the step. It may move the system's geometry to
+	// its pose at the end of the step, s.T + s.H, with its velocity there
+	// (as SCISim's scripts and Lees–Edwards portals do), and set
+	// kinematic bodies' positions and velocities in s.Q and s.V.
+	Begin func(s *Stepper) error
+	// Coefficients runs once the step's contacts are in p (after the
+	// system built the problem, before the law): it may change the
+	// per-contact coefficients p.CoR[i] and p.Mu[i].
+	Coefficients func(s *Stepper, p *mech.Problem) error
+	// End runs after the step; s.T is its end time.
+	End func(s *Stepper) error
+}
+
+// AddHook adds h to the hooks run in every step.
+func (s *Stepper) AddHook(h Hook) { s.hooks = append(s.hooks, h) }
+
+func (s *Stepper) hookError(h *Hook, err error) error {
+	return fmt.Errorf("sim: step %d (t = %.10g → %.10g): hook %s: %w", s.N+1, s.T, s.T+s.H, h.Name, err)
+}
+
+// coefficients runs the Coefficients hooks on the step's problem.
+func (s *Stepper) coefficients(p *mech.Problem) error {
+	for i := range s.hooks {
+		if h := &s.hooks[i]; h.Coefficients != nil {
+			if err := h.Coefficients(s, p); err != nil {
+				return s.hookError(h, err)
+			}
+		}
+	}
+	return nil
+}
+
+// stepAlg4 is Step for Alg. 4 and its staggerings.
+func (s *Stepper) stepAlg4() error {
 	h := s.H
 	t0 := time.Now()
 	if ss, ok := s.Sys.(StepStarter); ok {
@@ -273,6 +342,9 @@ func (s *Stepper) Step() error {
 	s.keepWall(p)
 	m := p.NContacts()
 	s.Last = StepStats{Contacts: m, Integration: t1.Sub(t0), Detection: t2.Sub(t1)}
+	if err := s.coefficients(p); err != nil {
+		return err
+	}
 	if m == 0 {
 		// The prediction is the new state.
 		s.Sys.AfterStep(s.qt, s.vt)
