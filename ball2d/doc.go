@@ -66,6 +66,20 @@
 // and the momentum to rounding; that is what lets elastic GR conserve total
 // energy over long runs (§8.1, §9 "Long-term kinetic energy conservation").
 //
+// # Moving geometry
+//
+// Planes and drums may move: Plane.V, W and Drum.V, W are the velocity of
+// the reference point (P, C) and the angular velocity (geom2d, eq. 3). A
+// hook (sim.Hook; a scene's <motion>; a SCISim script) places them where
+// they are at the end of each step with their velocity there; fixed balls
+// may be kinematic the same way, the hook setting their position and
+// velocity in the stepper's q and v (free flight keeps fixed balls where
+// they are and zeroes their velocity). A contact with a moving plane or
+// drum carries the velocity u of its surface at the contact point (the
+// ball's surface point x − r n for a plane, the wall point C − R n for a
+// drum) as NRel = −n·u, DRel = −t·u; a fixed ball's velocity enters through
+// its entries of G. Without moving geometry NRel and DRel stay empty.
+//
 // # Planar and Lees–Edwards portals
 //
 // A portal joins two planes A and B whose normals point into the domain

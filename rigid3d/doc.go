@@ -131,6 +131,24 @@
 // per-contact values go to mech.Problem.CoR, which lcp, gr and the pairwise
 // operators apply per contact and grr by its vector rule (package impact).
 //
+// # Moving geometry
+//
+// Planes and cylinders may move (Plane.V, W; Cylinder.V, W: the velocity of
+// the reference point P and the angular velocity), and fixed bodies may be
+// kinematic: a hook (sim.Hook, a scene's <motion>, a script) places them
+// where they are at the end of each step and gives them their velocity
+// there, the fixed body's in v (free flight copies a fixed body and zeroes
+// its velocity; the hook sets both again). A contact's relative velocity
+// then has a part no impulse changes, k = (velocity of a fixed body I at P)
+// − (velocity of a fixed body J at PJ) − (velocity of the plane's or
+// cylinder's surface at the point under P: V + W × (p − P_geom)), which
+// goes into mech.Problem.NRel = n·k and DRel = t·k (both empty when nothing
+// moves, so static scenes are unchanged bit for bit). Every contact law
+// acts on the relative velocity: a sphere in a spinning cylinder is dragged
+// until its contact point moves with the wall, a piston throws a sphere
+// with the relative speed reversed and scaled by c, a scene moving at
+// constant velocity keeps its relative motion.
+//
 // # Portals
 //
 // A Portal joins two planes into a periodic boundary (SCISim's planar

@@ -55,6 +55,7 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 		p.MInv.AppendBlock(6, inv[:]...)
 	}
 	copy(p.V, v0)
+	moving := s.hasMovingGeometry(v0)
 	for k := range s.det.contacts {
 		c := &s.det.contacts[k]
 		t1, t2 := tangents(c.N)
@@ -78,10 +79,79 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 		appendCol(&p.D, bi, bj, ri, rj, t1)
 		appendCol(&p.D, bi, bj, ri, rj, t2)
 		p.DContact = append(p.DContact, k, k)
+		if moving {
+			u := s.knownVelocity(c, q0, v0)
+			p.NRel = append(p.NRel, r3.Dot(c.N, u))
+			p.DRel = append(p.DRel, r3.Dot(t1, u), r3.Dot(t2, u))
+		}
 		p.CoR = append(p.CoR, s.contactRestitution(c, q0))
 		p.Mu = append(p.Mu, s.Mu)
 		p.Bodies = append(p.Bodies, bi, bj)
 	}
+}
+
+// hasMovingGeometry reports whether a plane or cylinder has a velocity or
+// a fixed body moves with a velocity in v.
+func (s *System) hasMovingGeometry(v []float64) bool {
+	for i := range s.Planes {
+		if s.Planes[i].Moving() {
+			return true
+		}
+	}
+	for i := range s.Cyls {
+		if s.Cyls[i].Moving() {
+			return true
+		}
+	}
+	for i, f := range s.Fixed {
+		if f {
+			for _, x := range v[6*i : 6*i+6] {
+				if x != 0 {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// knownVelocity returns the part k of contact c's relative velocity that
+// no impulse changes, n·k being its NRel and t·k its DRel: the velocity of
+// a fixed body I at P (from v), minus that of a fixed body J at PJ, minus
+// the velocity of a plane's or cylinder's surface at the contact (its
+// point under P).
+func (s *System) knownVelocity(c *Contact, q, v []float64) r3.Vec {
+	var k r3.Vec
+	at := func(b int, p r3.Vec) r3.Vec {
+		x, _ := Pose(q, b)
+		u, w := Vel(v, b)
+		return pointVelocity(u, w, r3.Sub(p, x))
+	}
+	if s.Fixed[c.I] {
+		k = at(c.I, c.P)
+	}
+	if c.J >= 0 {
+		if s.Fixed[c.J] {
+			k = r3.Sub(k, at(c.J, c.PJ))
+		}
+		return k
+	}
+	switch c.Kind {
+	case SpherePlane, BoxPlane, MeshPlane:
+		pl := &s.Planes[c.Other]
+		if pl.Moving() {
+			pw := r3.Sub(c.P, r3.Scale(r3.Dot(pl.N, r3.Sub(c.P, pl.P)), pl.N))
+			k = r3.Sub(k, pointVelocity(pl.V, pl.W, r3.Sub(pw, pl.P)))
+		}
+	case SphereCylinder, BodyCylinder:
+		cy := &s.Cyls[c.Other]
+		if cy.Moving() {
+			axis := r3.Add(cy.P, r3.Scale(r3.Dot(cy.A, r3.Sub(c.P, cy.P)), cy.A))
+			pw := r3.Sub(axis, r3.Scale(cy.R, c.N))
+			k = r3.Sub(k, pointVelocity(cy.V, cy.W, r3.Sub(pw, cy.P)))
+		}
+	}
+	return k
 }
 
 func appendCol(c *mech.Cols, bi, bj int, ri, rj, n r3.Vec) {

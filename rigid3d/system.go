@@ -5,6 +5,8 @@ import (
 	"math"
 
 	"gonum.org/v1/gonum/spatial/r3"
+
+	"impactsim/motion"
 )
 
 // ShapeKind enumerates the supported geometries.
@@ -70,16 +72,43 @@ func (s Shape) BoundingRadius() float64 {
 	return s.R
 }
 
-// Plane is a static half-space {x : N·(x − P) ≥ 0}; bodies stay on the side
-// N points to.
-type Plane struct{ P, N r3.Vec }
+// Plane is a half-space {x : N·(x − P) ≥ 0}; bodies stay on the side N
+// points to. V and W are its velocity (package documentation, "Moving
+// geometry"): the velocity of P and the angular velocity; zero for a
+// static plane.
+type Plane struct{ P, N, V, W r3.Vec }
 
-// Cylinder is a static infinite cylinder (axis through P along the unit
-// vector A, radius R); bodies stay inside.
+// Cylinder is an infinite cylinder (axis through P along the unit vector
+// A, radius R); bodies stay inside. V and W are its velocity, as a
+// Plane's.
 type Cylinder struct {
 	P, A r3.Vec
 	R    float64
+	V, W r3.Vec
 }
+
+// Moving reports whether the plane has a velocity.
+func (pl *Plane) Moving() bool { return pl.V != (r3.Vec{}) || pl.W != (r3.Vec{}) }
+
+// Moving reports whether the cylinder has a velocity.
+func (c *Cylinder) Moving() bool { return c.V != (r3.Vec{}) || c.W != (r3.Vec{}) }
+
+// Moved returns the plane moved by the state s of a prescribed motion
+// from its pose pl at the motion's reference.
+func (pl Plane) Moved(s *motion.State) Plane {
+	p := s.Point(pl.P)
+	return Plane{P: p, N: s.Rotate(pl.N), V: s.VelocityAt(p), W: s.W}
+}
+
+// Moved returns the cylinder moved by the state s of a prescribed motion
+// from its pose c at the motion's reference.
+func (c Cylinder) Moved(s *motion.State) Cylinder {
+	p := s.Point(c.P)
+	return Cylinder{P: p, A: s.Rotate(c.A), R: c.R, V: s.VelocityAt(p), W: s.W}
+}
+
+// pointVelocity returns v + w × r.
+func pointVelocity(v, w, r r3.Vec) r3.Vec { return r3.Add(v, r3.Cross(w, r)) }
 
 // Integrator selects the free-flight map.
 type Integrator int
