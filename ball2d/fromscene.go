@@ -49,7 +49,6 @@ func FromScene(sc *scene.Ball2DScene) (*System, error) {
 	for _, d := range sc.Drums {
 		s.Drums = append(s.Drums, Drum{C: [2]float64{d.X, d.Y}, R: d.R})
 	}
-	inPortal := make([]bool, len(sc.Planes))
 	plane := func(i int) (Plane, error) {
 		if i < 0 || i >= len(sc.Planes) {
 			return Plane{}, fmt.Errorf("plane index %d out of range [0, %d)", i, len(sc.Planes))
@@ -66,17 +65,12 @@ func FromScene(sc *scene.Ball2DScene) (*System, error) {
 		if err != nil {
 			return nil, &scene.Error{File: sc.Source, Line: po.Line, Msg: po.Element() + " attribute \"planeB\": " + err.Error()}
 		}
-		inPortal[po.PlaneA], inPortal[po.PlaneB] = true, true
 		s.Portals = append(s.Portals, Portal{A: a, B: b, V: po.V, Bounds: po.Bounds})
 	}
-	planeIdx := make([]int, 0, len(sc.Planes)) // system plane → scene plane
-	for i := range sc.Planes {
-		if inPortal[i] {
-			continue
-		}
+	planeIdx := scene.WallPlanes(len(sc.Planes), sc.Portals) // system plane → scene plane
+	for _, i := range planeIdx {
 		p, _ := plane(i)
 		s.Planes = append(s.Planes, p)
-		planeIdx = append(planeIdx, i)
 	}
 	if err := s.Validate(); err != nil {
 		return nil, sceneError(sc, err, planeIdx)

@@ -2,9 +2,12 @@ package ball2d
 
 import (
 	"fmt"
-	"impactsim/geom2d"
 	"math"
 
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"impactsim/geom2d"
+	"impactsim/motion"
 	"impactsim/par"
 	"impactsim/scene"
 )
@@ -54,6 +57,14 @@ type Drum struct {
 	R float64
 	V [2]float64
 	W float64
+}
+
+// Moved returns the drum moved by the state s of a prescribed motion
+// (package motion) from its pose d at the motion's reference.
+func (d Drum) Moved(s *motion.State) Drum {
+	c := s.Point(r3.Vec{X: d.C[0], Y: d.C[1]})
+	v := s.VelocityAt(c)
+	return Drum{C: [2]float64{c.X, c.Y}, R: d.R, V: [2]float64{v.X, v.Y}, W: s.W.Z}
 }
 
 // Moving reports whether the drum has a velocity.

@@ -57,6 +57,9 @@ type State struct {
 	R     [3][3]float64
 	C, D  r3.Vec
 	DV, W r3.Vec
+	// RotVec is the rotation R as a rotation vector (unit axis times
+	// angle), for quaternions.
+	RotVec r3.Vec
 }
 
 // Validate checks every term: finite numbers, unit axes (length 1 to
@@ -129,7 +132,9 @@ func (m Motion) At(t float64) State {
 			if t < k.Start {
 				continue
 			}
-			s.R = rotation(k.Axis, k.Omega*(t-k.Start))
+			th := k.Omega * (t - k.Start)
+			s.R = rotation(k.Axis, th)
+			s.RotVec = r3.Scale(th, k.Axis)
 			s.W = r3.Scale(k.Omega, k.Axis)
 		}
 	}

@@ -104,6 +104,9 @@ func impactConfig(c *scene.ImpactOperatorConfig, opt Options) *impact.Config {
 // Every error is a bad-input error (scene or option), reported before any
 // output is produced.
 func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
+	if sc.Script != nil {
+		return nil, scriptUnsupported(sc.Source, sc.Script)
+	}
 	sys, err := ball2d.FromScene(sc)
 	if err != nil {
 		return nil, err
@@ -122,6 +125,9 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 	}
 	r.Law = law
 	r.Stepper = st
+	if err := ball2dMotions(sc, sys, st); err != nil {
+		return nil, err
+	}
 	if opt.Workers < 0 || opt.Workers > 1 {
 		r.Pool = par.New(max(opt.Workers, 0))
 		st.SetPool(r.Pool)

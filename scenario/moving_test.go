@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"impactsim/scene"
@@ -50,5 +51,83 @@ func TestLeesEdwardsEnergyBalance(t *testing.T) {
 	}
 	if scale < 0.1 || worst > 1e-13*scale || crossings > 1000 {
 		t.Errorf("work of the sheared images up to %.6g between crossings (%d), largest |ΔE − W| %.3g", scale, crossings, worst)
+	}
+}
+
+// TestSceneMotions: a scene's <motion> elements drive its geometry: after
+// N steps the floor, the drum and the kinematic ball are where the
+// formulas put them at t = N h, with their velocities (2D), and the
+// cylinder and the fixed box likewise (3D).
+func TestSceneMotions(t *testing.T) {
+	doc := `<ball2d_scene>
+  <integrator type="verlet" dt="0.001"/>
+  <gravity fx="0" fy="-9.81"/>
+  <static_plane x="0 -4" n="0 1"/>
+  <static_drum x="0" y="0" r="5"/>
+  <ball x="2" y="2" vx="0" vy="0" m="1" r="0.3" fixed="1"/>
+  <ball x="-1" y="-3" vx="0" vy="0" m="1" r="0.3" fixed="0"/>
+  <motion static_plane="0"><oscillation axis="0 1" amplitude="0.05" frequency="7" phase="0.3"/></motion>
+  <motion static_drum="0"><rotation omega="2"/><linear v="0.1 0" start="0.05"/></motion>
+  <motion ball="0"><rotation omega="1.5" center="0 0"/></motion>
+</ball2d_scene>`
+	sc, err := scene.ReadBall2D(strings.NewReader(doc), "m.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewBall2D(sc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := r.Stepper
+	for i := 0; i < 200; i++ {
+		if err := st.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tt := st.T
+	pl, d := r.Sys.Planes[0], r.Sys.Drums[0]
+	w := 2 * math.Pi * 7
+	if y := -4 + 0.05*math.Sin(w*tt+0.3); math.Abs(pl.P[1]-y) > 1e-15 || math.Abs(pl.V[1]-0.05*w*math.Cos(w*tt+0.3)) > 1e-13 {
+		t.Errorf("floor at %v moving %v, want y %g", pl.P, pl.V, y)
+	}
+	if math.Abs(d.C[0]-0.1*(tt-0.05)) > 1e-15 || d.W != 2 || d.V != [2]float64{0.1, 0} {
+		t.Errorf("drum %+v at t = %g", d, tt)
+	}
+	th := 1.5 * tt
+	x, y := 2*math.Cos(th)-2*math.Sin(th), 2*math.Sin(th)+2*math.Cos(th)
+	if math.Abs(st.Q[0]-x) > 1e-14 || math.Abs(st.Q[1]-y) > 1e-14 {
+		t.Errorf("kinematic ball at (%g, %g), want (%g, %g)", st.Q[0], st.Q[1], x, y)
+	}
+
+	doc3 := `<rigidbody3d_scene>
+  <integrator type="dmv" dt="0.01"/>
+  <static_cylinder x="0 0 0" axis="0 0 1" R="4"/>
+  <geometry type="box" r="0.5 0.5 0.5"/>
+  <rigid_body_with_density x="1 0 0" v="0 0 0" omega="0 0 0" rho="1" fixed="1" geo_idx="0"/>
+  <motion static_cylinder="0"><rotation axis="1 0 0" omega="0.5"/></motion>
+  <motion rigid_body="0"><rotation axis="0 0 1" omega="1" center="0 0 0"/><linear v="0 0 2"/></motion>
+</rigidbody3d_scene>`
+	sc3, err := scene.ReadRigidBody3D(strings.NewReader(doc3), "m3.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r3d, err := NewRigid3D(sc3, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 30; i++ {
+		if err := r3d.Stepper.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tt = r3d.Stepper.T
+	c := r3d.Sys.Cyls[0]
+	if want := [3]float64{0, -math.Sin(0.5 * tt), math.Cos(0.5 * tt)}; math.Abs(c.A.Y-want[1]) > 1e-15 || math.Abs(c.A.Z-want[2]) > 1e-15 || c.W.X != 0.5 {
+		t.Errorf("cylinder axis %v, want %v", c.A, want)
+	}
+	q := r3d.Stepper.Q
+	if math.Abs(q[0]-math.Cos(tt)) > 1e-14 || math.Abs(q[1]-math.Sin(tt)) > 1e-14 || math.Abs(q[2]-2*tt) > 1e-14 ||
+		math.Abs(q[3]-math.Cos(tt/2)) > 1e-14 || math.Abs(q[6]-math.Sin(tt/2)) > 1e-14 {
+		t.Errorf("fixed box at %v, t = %g", q, tt)
 	}
 }

@@ -34,17 +34,14 @@ func Rigid3DFromScene(sc *scene.RigidBody3DScene) (*rigid3d.System, error) {
 		return nil, fmt.Errorf("%s:%d: integrator: %w", sc.Source, sc.Integrator.Line, err)
 	}
 	s := &rigid3d.System{Integrator: integ, Gravity: vec(sc.Gravity), CoR: 1}
-	portalPlane := map[int]bool{}
 	for _, po := range sc.Portals {
-		portalPlane[po.PlaneA], portalPlane[po.PlaneB] = true, true
 		a, b := sc.Planes[po.PlaneA], sc.Planes[po.PlaneB]
 		s.Portals = append(s.Portals, rigid3d.Portal{A: rigid3d.NewPlane(vec(a.X), vec(a.N)), B: rigid3d.NewPlane(vec(b.X), vec(b.N)),
 			Mult: [3]float64{float64(po.Multiplier[0]), float64(po.Multiplier[1]), float64(po.Multiplier[2])}})
 	}
-	for k, p := range sc.Planes {
-		if !portalPlane[k] { // a portal's planes are not walls (SCISim removes them)
-			s.Planes = append(s.Planes, rigid3d.NewPlane(vec(p.X), vec(p.N)))
-		}
+	for _, k := range scene.WallPlanes(len(sc.Planes), sc.Portals) { // a portal's planes are not walls (SCISim removes them)
+		p := sc.Planes[k]
+		s.Planes = append(s.Planes, rigid3d.NewPlane(vec(p.X), vec(p.N)))
 	}
 	for _, c := range sc.Cylinders {
 		s.Cyls = append(s.Cyls, rigid3d.Cylinder{P: vec(c.X), A: vec(c.Axis), R: c.R})
@@ -174,6 +171,20 @@ func loadMesh(path string) (*meshGeo, error) {
 // disk, solved together); an impact operator (scene or --operator) is
 // followed by maximal-dissipation friction (Alg. 3) when μ > 0.
 func NewRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
+	if sc.Script != nil {
+		return nil, scriptUnsupported(sc.Source, sc.Script)
+	}
+	r, err := newRigid3D(sc, opt)
+	if err != nil {
+		return nil, err
+	}
+	if err := rigid3dMotions(sc, r.Sys, r.Stepper); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+func newRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 	sys, err := Rigid3DFromScene(sc)
 	if err != nil {
 		return nil, err

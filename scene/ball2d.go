@@ -38,6 +38,13 @@ type Ball2DScene struct {
 	// Portals pair two entries of Planes. As in SCISim, the planes a portal
 	// uses are portal planes only: they are not collision planes.
 	Portals []Portal
+
+	// Motions are impactsim's <motion> elements (prescribed motions of
+	// planes, drums and fixed balls; Index counts the target's elements
+	// in file order).
+	Motions []Motion
+	// Script is SCISim's <scripting callback>, nil if absent.
+	Script *Script
 }
 
 // Integrator is <integrator type dt>.
@@ -180,6 +187,29 @@ type Portal struct {
 	// between the planes (rigid3d.Portal). Unused in 2D.
 	Multiplier [3]int
 	Line       int
+}
+
+// WallPlanes returns, for n static planes and the portals that use some of
+// them, the file indices of the planes that stay collision planes, in
+// order: SCISim removes a portal's two planes from the static planes, and
+// the systems' plane k is the scene's plane WallPlanes(…)[k].
+func WallPlanes(n int, portals []Portal) []int {
+	inPortal := make([]bool, n)
+	for _, po := range portals {
+		if po.PlaneA >= 0 && po.PlaneA < n {
+			inPortal[po.PlaneA] = true
+		}
+		if po.PlaneB >= 0 && po.PlaneB < n {
+			inPortal[po.PlaneB] = true
+		}
+	}
+	idx := make([]int, 0, n)
+	for i, p := range inPortal {
+		if !p {
+			idx = append(idx, i)
+		}
+	}
+	return idx
 }
 
 // Element returns the portal's element name.

@@ -24,8 +24,7 @@
 //	FILE:LINE: <element> attribute "name": expected <what>, got "<value>"
 //
 // and no input makes it panic (FuzzReadBall2D). SCISim elements the project
-// does not support (penalty, scripting) are rejected
-// with their line.
+// does not support (penalty) are rejected with their line.
 //
 // Two things are read as SCISim reads them, not refused: an integrator's
 // dt may be a ratio "p/q" of positive integers (SCISim keeps time steps as
@@ -58,6 +57,38 @@
 // are FILE:LINE errors naming the element; the scene's impact_operator CoR
 // remains the restitution of contacts without maps (rigid3d.System.Maps
 // for the rule).
+// # Prescribed motions (impactsim's <motion> element)
+//
+// SCISim moves geometry only from Python scripts (<scripting>, below). A
+// ball2d or rigidbody3d scene may instead declare motions:
+//
+//	<motion static_plane="0">
+//	  <oscillation axis="0 1" gamma="2.5" frequency="15" phase="0" start="0"/>
+//	</motion>
+//	<motion static_drum="0"><rotation omega="3.14"/></motion>
+//	<motion ball="4"><linear v="0.5 0" start="1"/></motion>
+//
+// The one target attribute names the geometry by its index among the
+// elements of that name in file order: static_plane, static_drum or ball
+// (a fixed ball) in ball2d scenes; static_plane, static_cylinder or
+// rigid_body (a fixed rigid_body_with_density) in rigidbody3d scenes. The
+// motion is the sum of its terms (Motion, MotionTerm; package motion has
+// the formulas): <oscillation axis (amplitude | gamma) (frequency | fstar
+// H) [phase] [start]>, the vibrated-bed parameters Γ = A(2πf)²/g and f* =
+// f√(H/g) converted with the scene's gravity; <linear v [start]>;
+// <rotation omega [axis] [center] [start]> (3D takes an axis; the centre
+// defaults to the target's reference point: a plane's x, a drum's or
+// cylinder's centre, a body's centre). Vectors have the scene's dimension.
+// Errors are FILE:LINE lines: an unknown term, a non-finite number, a
+// frequency ≤ 0, a zero axis, a missing or second target, an index
+// outside the scene, a body that is not fixed, a portal's plane, a second
+// motion of one target, two rotations, Γ or f* without gravity.
+//
+// # Scripts (<scripting callback="NAME"/>)
+//
+// SCISim's <scripting> names the Python module NAME.py beside the scene
+// file; Script records it (package script runs it).
+//
 // # SCISim rigidbody3d and rigidbody2d scenes
 //
 // ReadRigidBody3D and ReadRigidBody2D read <rigidbody3d_scene> and

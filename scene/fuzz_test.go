@@ -22,6 +22,7 @@ func FuzzReadBall2D(f *testing.F) {
 	seedScenes(f, "testdata", "../../shared/scisim-scenes/ball2d")
 	f.Add([]byte(`<ball2d_scene><integrator type="verlet" dt="0.1"/><static_plane x="0 8" n="0 -1"/><static_plane x="0 -8" n="0 1"/><planar_portal planeA="0" planeB="1"/><ball x="0" y="7.9" vx="0" vy="1" m="1" r="0.5" fixed="0"/><ball x="0" y="-7.9" vx="0" vy="-1" m="1" r="0.5" fixed="0"/></ball2d_scene>`))
 	f.Add([]byte(`<ball2d_scene><integrator type="symplectic_euler" dt="1e300"/><gravity fx="1e300" fy="0"/><ball x="1e300" y="0" vx="1e300" vy="0" m="1e-300" r="1e300" fixed="0"/><ball x="-1e300" y="0" vx="0" vy="0" m="1" r="1" fixed="1"/></ball2d_scene>`))
+	f.Add([]byte(`<ball2d_scene><integrator type="verlet" dt="0.01"/><gravity fx="0" fy="-9.81"/><scripting callback="osc"/><static_plane x="0 0" n="0 1"/><static_drum x="0" y="0" r="5"/><ball x="0" y="1" vx="0" vy="0" m="1" r="0.5" fixed="1"/><motion static_plane="0"><oscillation axis="0 1" gamma="2" fstar="0.3" H="0.01" start="1"/><linear v="1 0"/></motion><motion static_drum="0"><rotation omega="2" center="0 1"/></motion><motion ball="0"><oscillation axis="1 0" amplitude="0.1" frequency="3" phase="1"/></motion></ball2d_scene>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := scene.ReadBall2D(bytes.NewReader(data), "fuzz.xml")
 		if err != nil {

@@ -462,6 +462,10 @@ func (rd *reader) scene(root *elem) *Ball2DScene {
 			})
 		case "planar_portal", "lees_edwards_portal":
 			s.Portals = append(s.Portals, rd.portal(e))
+		case "motion":
+			s.Motions = append(s.Motions, rd.motion(e, 2))
+		case "scripting":
+			s.Script = rd.script(e)
 		default:
 			return false
 		}
@@ -471,6 +475,17 @@ func (rd *reader) scene(root *elem) *Ball2DScene {
 	if rd.err == nil {
 		rd.checkPortals(len(s.Planes), s.Portals)
 	}
+	if rd.err == nil {
+		rd.resolveMotions(s.Motions, map[string]int{"static_plane": len(s.Planes), "static_drum": len(s.Drums), "ball": len(s.Balls)},
+			func(i int) bool { return s.Balls[i].Fixed }, math.Hypot(s.Gravity.X, s.Gravity.Y))
+	}
+	for _, m := range s.Motions {
+		for _, po := range s.Portals {
+			if rd.err == nil && m.Target == "static_plane" && (m.Index == po.PlaneA || m.Index == po.PlaneB) {
+				rd.fail(m.Line, "motion attribute \"static_plane\": plane %d belongs to the %s on line %d (portal planes do not move)", m.Index, po.Element(), po.Line)
+			}
+		}
+	}
 	s.Warnings = rd.warnings
 	return s
 }
@@ -479,7 +494,6 @@ func (rd *reader) scene(root *elem) *Ball2DScene {
 // this project does not (yet).
 var unsupportedSCISim = map[string]string{
 	"penalty":             "penalty forces are not supported",
-	"scripting":           "Python scripting callbacks are not supported",
 	"mdp_friction_solver": "SCISim's ball2d accepts it only inside <staggered_projections_friction_solver>",
 	"lcp_impact_solver":   "SCISim's ball2d accepts it only inside <staggered_projections_friction_solver>",
 }

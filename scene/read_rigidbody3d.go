@@ -77,19 +77,7 @@ func (rd *reader) vec3Value(e *elem, name, s string) [3]float64 {
 
 func norm3(v [3]float64) float64 { return math.Sqrt(v[0]*v[0] + v[1]*v[1] + v[2]*v[2]) }
 
-func (rd *reader) unitVec3(e *elem, name string) [3]float64 {
-	v := rd.vec3(e, name)
-	if rd.err != nil {
-		return v
-	}
-	n := norm3(v)
-	if !(n > 0) {
-		s, _ := rd.attr(e, name)
-		rd.bad(e, name, "a non-zero vector", s)
-		return v
-	}
-	return [3]float64{v[0] / n, v[1] / n, v[2] / n}
-}
+func (rd *reader) unitVec3(e *elem, name string) [3]float64 { return rd.unitVec(e, name, 3) }
 
 func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 	s := &RigidBody3DScene{Source: rd.src}
@@ -99,8 +87,7 @@ func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 	slots["bounce_map_combiner"] = "combiner"
 	seen := map[int]int{} // geometry → line of its bounce map
 	found := rd.walk(root, sceneWalk{root: "rigidbody3d_scene", slots: slots, skip: []string{"camera_orthographic", "camera"},
-		hints: map[string]string{"scripting": "Python scripting callbacks are not supported"},
-		late:  []string{"rigid_body_with_density", "bounce_map"}, visit: func(e *elem) bool {
+		late: []string{"rigid_body_with_density", "bounce_map"}, visit: func(e *elem) bool {
 			switch e.name {
 			case "integrator":
 				rd.checkAttrs(e, "type", "dt")
@@ -143,6 +130,10 @@ func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 				s.Planes = append(s.Planes, Plane3D{X: rd.vec3(e, "x"), N: rd.unitVec3(e, "n"), Line: e.line})
 			case "planar_portal":
 				s.Portals = append(s.Portals, rd.portal3D(e))
+			case "motion":
+				s.Motions = append(s.Motions, rd.motion(e, 3))
+			case "scripting":
+				s.Script = rd.script(e)
 			case "static_cylinder":
 				rd.checkAttrs(e, "x", "axis", "R")
 				rd.noChildren(e)
@@ -165,6 +156,17 @@ func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 		return s
 	}
 	rd.checkPortals(len(s.Planes), s.Portals)
+	if rd.err == nil {
+		rd.resolveMotions(s.Motions, map[string]int{"static_plane": len(s.Planes), "static_cylinder": len(s.Cylinders), "rigid_body": len(s.Bodies)},
+			func(i int) bool { return s.Bodies[i].Fixed }, norm3(s.Gravity))
+	}
+	for _, m := range s.Motions {
+		for _, po := range s.Portals {
+			if rd.err == nil && m.Target == "static_plane" && (m.Index == po.PlaneA || m.Index == po.PlaneB) {
+				rd.fail(m.Line, "motion attribute \"static_plane\": plane %d belongs to the %s on line %d (portal planes do not move)", m.Index, po.Element(), po.Line)
+			}
+		}
+	}
 	s.Warnings = rd.warnings
 	return s
 }

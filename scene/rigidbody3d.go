@@ -27,6 +27,11 @@ type RigidBody3DScene struct {
 	BounceMapCombiner BounceMapCombiner
 	// Camera is the <camera_perspective> (nil if absent), display only.
 	Camera *Camera3D
+	// Motions are impactsim's <motion> elements (planes, cylinders and
+	// fixed bodies; Index counts the target's elements in file order).
+	Motions []Motion
+	// Script is SCISim's <scripting callback>, nil if absent.
+	Script *Script
 }
 
 // Camera3D is SCISim's <camera_perspective theta phi rho lookat up>: the

@@ -1,0 +1,154 @@
+package scenario
+
+import (
+	"fmt"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"impactsim/ball2d"
+	"impactsim/motion"
+	"impactsim/rigid3d"
+	"impactsim/scene"
+	"impactsim/sim"
+)
+
+// driven is one piece of geometry of a scene with its prescribed motion:
+// place puts it where the motion has it at time t, with its velocity there.
+type driven struct {
+	m     motion.Motion
+	place func(st *sim.Stepper, s *motion.State)
+}
+
+// sceneMotion converts a scene's <motion> into a motion.Motion whose
+// rotation, without a centre, turns about ref; errors name the file and
+// line.
+func sceneMotion(src string, sm *scene.Motion, ref r3.Vec) (motion.Motion, error) {
+	var m motion.Motion
+	for _, t := range sm.Terms {
+		k := motion.Term{Axis: vec(t.Axis), Amplitude: t.Amplitude, Frequency: t.Frequency, Phase: t.Phase,
+			Velocity: vec(t.Velocity), Omega: t.Omega, Center: ref, Start: t.Start}
+		switch t.Kind {
+		case "oscillation":
+			k.Kind = motion.Oscillation
+		case "linear":
+			k.Kind = motion.Linear
+		case "rotation":
+			k.Kind = motion.Rotation
+		}
+		if t.HasCenter {
+			k.Center = vec(t.Center)
+		}
+		m.Terms = append(m.Terms, k)
+	}
+	if err := m.Validate(); err != nil {
+		return m, fmt.Errorf("%s:%d: %w", src, sm.Line, err)
+	}
+	return m, nil
+}
+
+// motionHook places every driven piece at time 0 now (the initial state)
+// and adds the hook that places it at the end of every step (as SCISim's
+// scripts place their planes).
+func motionHook(st *sim.Stepper, ds []driven) {
+	if len(ds) == 0 {
+		return
+	}
+	for _, d := range ds {
+		s := d.m.At(st.T)
+		d.place(st, &s)
+	}
+	st.AddHook(sim.Hook{Name: "motion", Begin: func(st *sim.Stepper) error {
+		t := st.T + st.H
+		for _, d := range ds {
+			s := d.m.At(t)
+			d.place(st, &s)
+		}
+		return nil
+	}})
+}
+
+// addMotions converts a scene's motions (src names the file) with target,
+// which returns for one motion how to place its geometry and the
+// reference point of its rotation, and adds their hook to st. walls maps
+// the scene's plane indices to the system's (scene.WallPlanes).
+func addMotions(st *sim.Stepper, src string, ms []scene.Motion, walls []int, target func(sm *scene.Motion, plane int) (func(*sim.Stepper, *motion.State), r3.Vec)) error {
+	planeOf := map[int]int{} // scene plane → system plane
+	for k, i := range walls {
+		planeOf[i] = k
+	}
+	var ds []driven
+	for i := range ms {
+		sm := &ms[i]
+		place, ref := target(sm, planeOf[sm.Index])
+		if place == nil {
+			return fmt.Errorf("%s:%d: motion: unknown target %q", src, sm.Line, sm.Target)
+		}
+		m, err := sceneMotion(src, sm, ref)
+		if err != nil {
+			return err
+		}
+		ds = append(ds, driven{m: m, place: place})
+	}
+	motionHook(st, ds)
+	return nil
+}
+
+// ball2dMotions adds the hook of a ball2d scene's <motion> elements to st.
+func ball2dMotions(sc *scene.Ball2DScene, sys *ball2d.System, st *sim.Stepper) error {
+	return addMotions(st, sc.Source, sc.Motions, scene.WallPlanes(len(sc.Planes), sc.Portals),
+		func(sm *scene.Motion, k int) (func(*sim.Stepper, *motion.State), r3.Vec) {
+			switch sm.Target {
+			case "static_plane":
+				p0 := sys.Planes[k]
+				return func(_ *sim.Stepper, s *motion.State) { sys.Planes[k] = p0.Moved(s) }, r3.Vec{X: p0.P[0], Y: p0.P[1]}
+			case "static_drum":
+				k := sm.Index
+				d0 := sys.Drums[k]
+				return func(_ *sim.Stepper, s *motion.State) { sys.Drums[k] = d0.Moved(s) }, r3.Vec{X: d0.C[0], Y: d0.C[1]}
+			case "ball":
+				b := sm.Index
+				x0 := r3.Vec{X: st.Q[2*b], Y: st.Q[2*b+1]}
+				return func(st *sim.Stepper, s *motion.State) {
+					x := s.Point(x0)
+					v := s.VelocityAt(x)
+					st.Q[2*b], st.Q[2*b+1] = x.X, x.Y
+					st.V[2*b], st.V[2*b+1] = v.X, v.Y
+				}, x0
+			}
+			return nil, r3.Vec{}
+		})
+}
+
+// rigid3dMotions adds the hook of a rigidbody3d scene's <motion> elements
+// to st.
+func rigid3dMotions(sc *scene.RigidBody3DScene, sys *rigid3d.System, st *sim.Stepper) error {
+	return addMotions(st, sc.Source, sc.Motions, scene.WallPlanes(len(sc.Planes), sc.Portals),
+		func(sm *scene.Motion, k int) (func(*sim.Stepper, *motion.State), r3.Vec) {
+			switch sm.Target {
+			case "static_plane":
+				p0 := sys.Planes[k]
+				return func(_ *sim.Stepper, s *motion.State) { sys.Planes[k] = p0.Moved(s) }, p0.P
+			case "static_cylinder":
+				k := sm.Index
+				c0 := sys.Cyls[k]
+				return func(_ *sim.Stepper, s *motion.State) { sys.Cyls[k] = c0.Moved(s) }, c0.P
+			case "rigid_body":
+				b := sm.Index
+				x0, o0 := rigid3d.Pose(st.Q, b)
+				return func(st *sim.Stepper, s *motion.State) {
+					x := s.Point(x0)
+					o := rigid3d.FromRotationVector(s.RotVec).Mul(o0)
+					u := s.VelocityAt(x)
+					q, v := st.Q[7*b:7*b+7], st.V[6*b:6*b+6]
+					q[0], q[1], q[2], q[3], q[4], q[5], q[6] = x.X, x.Y, x.Z, o.W, o.X, o.Y, o.Z
+					v[0], v[1], v[2], v[3], v[4], v[5] = u.X, u.Y, u.Z, s.W.X, s.W.Y, s.W.Z
+				}, x0
+			}
+			return nil, r3.Vec{}
+		})
+}
+
+// scriptUnsupported refuses a scene's <scripting> element.
+func scriptUnsupported(src string, s *scene.Script) error {
+	return &scene.Error{File: src, Line: s.Line, Msg: "unsupported element <scripting>: Python scripting callbacks are not supported"}
+}
