@@ -8,6 +8,7 @@ import (
 	"impactsim/impact"
 	"impactsim/par"
 	"impactsim/scene"
+	"impactsim/script"
 	"impactsim/sim"
 )
 
@@ -104,9 +105,6 @@ func impactConfig(c *scene.ImpactOperatorConfig, opt Options) *impact.Config {
 // Every error is a bad-input error (scene or option), reported before any
 // output is produced.
 func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
-	if sc.Script != nil {
-		return nil, scriptUnsupported(sc.Source, sc.Script)
-	}
 	sys, err := ball2d.FromScene(sc)
 	if err != nil {
 		return nil, err
@@ -127,6 +125,12 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 	r.Stepper = st
 	if err := ball2dMotions(sc, sys, st); err != nil {
 		return nil, err
+	}
+	if sc.Script != nil {
+		pr, err := script.Balls2D(sc.Script.Path, sys)
+		if err := attachScript(sc.Source, sc.Script, pr, err, st); err != nil {
+			return nil, err
+		}
 	}
 	if opt.Workers < 0 || opt.Workers > 1 {
 		r.Pool = par.New(max(opt.Workers, 0))

@@ -9,6 +9,7 @@ import (
 	"impactsim/motion"
 	"impactsim/rigid3d"
 	"impactsim/scene"
+	"impactsim/script"
 	"impactsim/sim"
 )
 
@@ -148,7 +149,15 @@ func rigid3dMotions(sc *scene.RigidBody3DScene, sys *rigid3d.System, st *sim.Ste
 		})
 }
 
-// scriptUnsupported refuses a scene's <scripting> element.
-func scriptUnsupported(src string, s *scene.Script) error {
-	return &scene.Error{File: src, Line: s.Line, Msg: "unsupported element <scripting>: Python scripting callbacks are not supported"}
+// attachScript attaches a scene's loaded script (or reports its loading
+// error, err) to st, running its startOfSim: errors name the scene's
+// <scripting> line and the script's.
+func attachScript(src string, sc *scene.Script, pr *script.Program, err error, st *sim.Stepper) error {
+	if err == nil {
+		err = pr.Attach(st)
+	}
+	if err != nil {
+		return &scene.Error{File: src, Line: sc.Line, Msg: "scripting: " + err.Error()}
+	}
+	return nil
 }

@@ -12,6 +12,7 @@ import (
 	"impactsim/impact"
 	"impactsim/rigid3d"
 	"impactsim/scene"
+	"impactsim/script"
 	"impactsim/sim"
 )
 
@@ -171,15 +172,18 @@ func loadMesh(path string) (*meshGeo, error) {
 // disk, solved together); an impact operator (scene or --operator) is
 // followed by maximal-dissipation friction (Alg. 3) when μ > 0.
 func NewRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
-	if sc.Script != nil {
-		return nil, scriptUnsupported(sc.Source, sc.Script)
-	}
 	r, err := newRigid3D(sc, opt)
 	if err != nil {
 		return nil, err
 	}
 	if err := rigid3dMotions(sc, r.Sys, r.Stepper); err != nil {
 		return nil, err
+	}
+	if sc.Script != nil {
+		pr, err := script.RigidBody3D(sc.Script.Path, r.Sys)
+		if err := attachScript(sc.Source, sc.Script, pr, err, r.Stepper); err != nil {
+			return nil, err
+		}
 	}
 	return r, nil
 }

@@ -241,6 +241,28 @@ func NewStepper(sys System, law ContactLaw, h float64, q, v []float64) (*Stepper
 	return s, nil
 }
 
+// SetState replaces the state by (q, v), which it keeps, after the system
+// changed its number of bodies (a hook inserted or removed some): the
+// stepper's buffers are resized to the system's NQ and NDof, which q and v
+// must match.
+func (s *Stepper) SetState(q, v []float64) error {
+	n := s.Sys.NDof()
+	nq := n
+	if ps, ok := s.Sys.(PositionSizer); ok {
+		nq = ps.NQ()
+	}
+	if len(q) != nq || len(v) != n {
+		return fmt.Errorf("sim: state has %d positions and %d velocities, want %d and %d", len(q), len(v), nq, n)
+	}
+	s.Q, s.V = q, v
+	s.qt = growF(s.qt, nq)
+	s.vt = growF(s.vt, n)
+	if nq != n {
+		s.qn = growF(s.qn, nq)
+	}
+	return nil
+}
+
 func growF(s []float64, n int) []float64 {
 	if cap(s) < n {
 		return make([]float64, n, n+n/4+8)
