@@ -725,11 +725,15 @@ type pngJob struct {
 
 func newPNGWriter() *pngWriter {
 	p := &pngWriter{jobs: make(chan pngJob, 2), done: make(chan error, 1), free: make(chan *image.RGBA, 3)}
+	// the worker ranges over its own copy of the channel: wait sets
+	// p.jobs to nil, possibly before the worker has started, and a range
+	// over a nil channel blocks for ever
+	jobs := p.jobs
 	go func() {
 		var firstErr error
 		var buf bytes.Buffer
 		enc := png.Encoder{CompressionLevel: png.BestSpeed}
-		for j := range p.jobs {
+		for j := range jobs {
 			if firstErr == nil {
 				buf.Reset()
 				if err := enc.Encode(&buf, j.img); err != nil {

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 func decodePNG(t *testing.T, path string) image.Image {
@@ -206,5 +207,24 @@ func TestTimeFormatter(t *testing.T) {
 		if got := timeFormatter(c.times)(c.t); got != c.want {
 			t.Errorf("times %v: %v formats as %q, want %q", c.times, c.t, got, c.want)
 		}
+	}
+}
+
+// TestPNGWriterWaitBeforeWorkerStarts: waiting on a PNG writer with
+// nothing queued returns even when its worker has not started yet (it
+// used to range over the channel field that wait sets to nil, and hung:
+// render of a two-frame run under load).
+func TestPNGWriterWaitBeforeWorkerStarts(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		for i := 0; i < 200; i++ {
+			newPNGWriter().wait()
+		}
+		close(done)
+	}()
+	select {
+	case <-done:
+	case <-time.After(2 * time.Minute):
+		t.Fatal("pngWriter.wait hangs")
 	}
 }
