@@ -14,7 +14,7 @@ func TestRigid2DRefusals(t *testing.T) {
 	cases := []struct{ name, body, want string }{
 		{"geometry index", `<geometry type="circle" r="1"/>` + "\n" + `<rigid_body x="0 0" theta="0" v="0 0" omega="0" rho="1" geo_idx="1"/>` + "\n",
 			`bad.xml:4: rigid_body attribute "geo_idx": expected the index of a geometry`},
-		{"box half widths", `<geometry type="box" r="1 -2"/>` + "\n", `bad.xml:3: geometry attribute "r": expected two positive half widths`},
+		{"box half widths", `<geometry type="box" r="1 -2"/>` + "\n", `bad.xml:3: geometry attribute "r": expected two half widths "a b" from 1e-30 to 1e30`},
 		{"shape", `<geometry type="capsule" r="1"/>` + "\n", `bad.xml:3: geometry attribute "type": expected one of circle, box`},
 		{"scripting", `<scripting callback="x"/>` + "\n", `bad.xml:3: unsupported element <scripting>: Python scripting`},
 		{"staggered projections", `<staggered_projections_friction_solver mu="0" CoR="0" max_iters="1" tol="0" staggering="geometric"/>` + "\n",

@@ -23,8 +23,17 @@
 //
 //	FILE:LINE: <element> attribute "name": expected <what>, got "<value>"
 //
-// and no input makes it panic (FuzzReadBall2D). SCISim elements the project
-// does not support (penalty) are rejected with their line.
+// and no input makes it panic (FuzzReadBall2D).
+//
+// Physical quantities must lie in impactsim's admissible range, so that
+// no product the simulation forms leaves float64 (ρ·r⁵ of an inertia stays
+// within 1e±180, m·v² below 1e90): positions, velocities, angular
+// velocities, angles and gravity from −1e30 to 1e30 (MaxQuantity); masses,
+// radii, half widths, densities, time steps and end times from 1e-30 to
+// 1e30 (MinQuantity, MaxQuantity). A mass of 1e-320 or a speed of 1e308 is
+// refused with its line instead of turning the run into NaN. SCISim
+// elements the project does not support (penalty) are rejected with their
+// line.
 //
 // Two things are read as SCISim reads them, not refused: an integrator's
 // dt may be a ratio "p/q" of positive integers (SCISim keeps time steps as

@@ -242,6 +242,23 @@ const (
 	halfOpenUnit         // in [0, 1)
 	openClosedUnit       // in (0, 1]
 	zeroOnly             // exactly 0
+	// quantity is a physical quantity that may be negative or zero (a
+	// position, velocity, angular velocity, gravity): |x| ≤ MaxQuantity.
+	quantity
+	// posQuantity is a positive physical quantity (a mass, radius, size,
+	// density, time step): MinQuantity ≤ x ≤ MaxQuantity.
+	posQuantity
+)
+
+// The admissible range of the physical quantities of a scene (positions,
+// sizes, velocities, angular velocities, masses, densities, gravity, time
+// steps, end times). Within it every product the simulation forms stays
+// inside float64 (ρ·r⁵ of a sphere's inertia: 1e-180…1e180; m·v²:
+// ≤ 1e90); beyond it masses, inertias or energies overflow to Inf or
+// underflow to 0 and the run would turn into NaN.
+const (
+	MinQuantity = 1e-30
+	MaxQuantity = 1e30
 )
 
 func (c check) ok(x float64) bool {
@@ -249,6 +266,10 @@ func (c check) ok(x float64) bool {
 		return false
 	}
 	switch c {
+	case quantity:
+		return math.Abs(x) <= MaxQuantity
+	case posQuantity:
+		return x >= MinQuantity && x <= MaxQuantity
 	case positive:
 		return x > 0
 	case nonNegative:
@@ -279,6 +300,10 @@ func (c check) want() string {
 		return "a number in (0, 1]"
 	case zeroOnly:
 		return "0 (the law is purely inelastic)"
+	case quantity:
+		return "a number from -1e30 to 1e30"
+	case posQuantity:
+		return "a positive number from 1e-30 to 1e30"
 	}
 	return "a finite number"
 }
@@ -306,9 +331,13 @@ func (rd *reader) timeStep(e *elem) float64 {
 			rd.bad(e, "dt", "a positive number or a ratio \"p/q\" of positive integers", s)
 			return 0
 		}
-		return float64(a) / float64(b)
+		if dt := float64(a) / float64(b); posQuantity.ok(dt) {
+			return dt
+		}
+		rd.bad(e, "dt", posQuantity.want(), s)
+		return 0
 	}
-	return rd.numValue(e, "dt", s, positive)
+	return rd.numValue(e, "dt", s, posQuantity)
 }
 
 // num reads a required number.
@@ -351,8 +380,8 @@ func (rd *reader) vec2(e *elem, name string) (float64, float64) {
 	}
 	x, okx := parseFloat(f[0])
 	y, oky := parseFloat(f[1])
-	if !okx || !oky || !anyFinite.ok(x) || !anyFinite.ok(y) {
-		rd.bad(e, name, "two finite numbers \"x y\"", s)
+	if !okx || !oky || !quantity.ok(x) || !quantity.ok(y) {
+		rd.bad(e, name, "two numbers \"x y\" from -1e30 to 1e30", s)
 		return 0, 0
 	}
 	return x, y
@@ -443,7 +472,7 @@ func (rd *reader) scene(root *elem) *Ball2DScene {
 		case "gravity":
 			rd.checkAttrs(e, "fx", "fy")
 			rd.noChildren(e)
-			gx, gy := rd.num(e, "fx", anyFinite), rd.num(e, "fy", anyFinite)
+			gx, gy := rd.num(e, "fx", quantity), rd.num(e, "fy", quantity)
 			s.Gravity.X += gx
 			s.Gravity.Y += gy
 			if s.Gravity.Line == 0 {
@@ -457,8 +486,8 @@ func (rd *reader) scene(root *elem) *Ball2DScene {
 			rd.checkAttrs(e, "x", "y", "r")
 			rd.noChildren(e)
 			s.Drums = append(s.Drums, Drum{
-				X: rd.num(e, "x", anyFinite), Y: rd.num(e, "y", anyFinite),
-				R: rd.num(e, "r", positive), Line: e.line,
+				X: rd.num(e, "x", quantity), Y: rd.num(e, "y", quantity),
+				R: rd.num(e, "r", posQuantity), Line: e.line,
 			})
 		case "planar_portal", "lees_edwards_portal":
 			s.Portals = append(s.Portals, rd.portal(e))
@@ -511,8 +540,8 @@ func (rd *reader) portal(e *elem) Portal {
 	p.PlaneA, _ = rd.integer(e, "planeA", true, 0)
 	p.PlaneB, _ = rd.integer(e, "planeB", true, 0)
 	if p.LeesEdwards {
-		p.V = rd.num(e, "v", anyFinite)
-		p.Bounds = rd.num(e, "bounds", positive)
+		p.V = rd.num(e, "v", quantity)
+		p.Bounds = rd.num(e, "bounds", posQuantity)
 	}
 	return p
 }
@@ -810,12 +839,12 @@ func (rd *reader) ball(e *elem) Ball {
 	rd.checkAttrs(e, "x", "y", "vx", "vy", "m", "r", "fixed")
 	rd.noChildren(e)
 	b := Ball{Line: e.line}
-	b.X = rd.num(e, "x", anyFinite)
-	b.Y = rd.num(e, "y", anyFinite)
-	b.VX = rd.num(e, "vx", anyFinite)
-	b.VY = rd.num(e, "vy", anyFinite)
-	b.M = rd.num(e, "m", positive)
-	b.R = rd.num(e, "r", positive)
+	b.X = rd.num(e, "x", quantity)
+	b.Y = rd.num(e, "y", quantity)
+	b.VX = rd.num(e, "vx", quantity)
+	b.VY = rd.num(e, "vy", quantity)
+	b.M = rd.num(e, "m", posQuantity)
+	b.R = rd.num(e, "r", posQuantity)
 	b.Fixed, _ = rd.boolean(e, "fixed", true)
 	return b
 }

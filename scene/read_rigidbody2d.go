@@ -120,7 +120,7 @@ func (rd *reader) geometry2D(e *elem) Geometry2D {
 	rd.checkAttrs(e, "type", "r")
 	rd.noChildren(e)
 	if g.Type == "circle" {
-		g.R = rd.num(e, "r", positive)
+		g.R = rd.num(e, "r", posQuantity)
 		return g
 	}
 	v, ok := rd.required(e, "r")
@@ -131,10 +131,10 @@ func (rd *reader) geometry2D(e *elem) Geometry2D {
 	ok = len(f) == 2
 	for i := 0; ok && i < 2; i++ {
 		g.Half[i], ok = parseFloat(f[i])
-		ok = ok && positive.ok(g.Half[i])
+		ok = ok && posQuantity.ok(g.Half[i])
 	}
 	if !ok {
-		rd.bad(e, "r", `two positive half widths "a b"`, v)
+		rd.bad(e, "r", `two half widths "a b" from 1e-30 to 1e30`, v)
 	}
 	return g
 }
@@ -147,10 +147,10 @@ func (rd *reader) body2D(e *elem, ngeo int) Body2D {
 	rd.noChildren(e)
 	b := Body2D{Line: e.line}
 	b.X[0], b.X[1] = rd.vec2(e, "x")
-	b.Theta = rd.num(e, "theta", anyFinite)
+	b.Theta = rd.num(e, "theta", quantity)
 	b.V[0], b.V[1] = rd.vec2(e, "v")
-	b.Omega = rd.num(e, "omega", anyFinite)
-	b.Rho = rd.num(e, "rho", positive)
+	b.Omega = rd.num(e, "omega", quantity)
+	b.Rho = rd.num(e, "rho", posQuantity)
 	if gi, ok := rd.integer(e, "geo_idx", true, 0); ok {
 		if gi >= ngeo {
 			v, _ := rd.attr(e, "geo_idx")

@@ -66,8 +66,8 @@ func (rd *reader) vec3Value(e *elem, name, s string) [3]float64 {
 	}
 	for i := range f {
 		x, ok := parseFloat(f[i])
-		if !ok || !anyFinite.ok(x) {
-			rd.bad(e, name, "three finite numbers \"x y z\"", s)
+		if !ok || !quantity.ok(x) {
+			rd.bad(e, name, "three numbers \"x y z\" from -1e30 to 1e30", s)
 			return v
 		}
 		v[i] = x
@@ -137,7 +137,7 @@ func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 			case "static_cylinder":
 				rd.checkAttrs(e, "x", "axis", "R")
 				rd.noChildren(e)
-				s.Cylinders = append(s.Cylinders, Cylinder3D{X: rd.vec3(e, "x"), Axis: rd.unitVec3(e, "axis"), R: rd.num(e, "R", positive), Line: e.line})
+				s.Cylinders = append(s.Cylinders, Cylinder3D{X: rd.vec3(e, "x"), Axis: rd.unitVec3(e, "axis"), R: rd.num(e, "R", posQuantity), Line: e.line})
 			case "camera_perspective":
 				rd.checkAttrs(e, "theta", "phi", "rho", "lookat", "up", "fps", "render_at_fps", "locked")
 				rd.noChildren(e)
@@ -245,13 +245,13 @@ func (rd *reader) geometry3D(e *elem) Geometry3D {
 	switch g.Type {
 	case "sphere":
 		rd.checkAttrs(e, "type", "r")
-		g.R = rd.num(e, "r", positive)
+		g.R = rd.num(e, "r", posQuantity)
 	case "box":
 		rd.checkAttrs(e, "type", "r")
 		g.Half = rd.vec3(e, "r")
-		if rd.err == nil && !(g.Half[0] > 0 && g.Half[1] > 0 && g.Half[2] > 0) {
+		if rd.err == nil && !(posQuantity.ok(g.Half[0]) && posQuantity.ok(g.Half[1]) && posQuantity.ok(g.Half[2])) {
 			s, _ := rd.attr(e, "r")
-			rd.bad(e, "r", "three positive half widths \"a b c\"", s)
+			rd.bad(e, "r", "three half widths \"a b c\" from 1e-30 to 1e30", s)
 		}
 	case "mesh":
 		rd.checkAttrs(e, "type", "filename")
@@ -288,7 +288,7 @@ func (rd *reader) body3D(e *elem, ngeo int) Body3D {
 	b.X = rd.vec3(e, "x")
 	b.V = rd.vec3(e, "v")
 	b.Omega = rd.vec3(e, "omega")
-	b.Rho = rd.num(e, "rho", positive)
+	b.Rho = rd.num(e, "rho", posQuantity)
 	b.Fixed, _ = rd.boolean(e, "fixed", true)
 	if s, ok := rd.attr(e, "R"); ok {
 		b.R = rd.vec3Value(e, "R", s)

@@ -62,14 +62,22 @@ func TestReadRigidBody3DErrors(t *testing.T) {
 <geometry type="mesh" filename="dragon.stl"/>`, `t.xml:3: geometry attribute "filename": expected a Wavefront .obj file or one of SCISim's HDF5 (.h5) mesh files, got "dragon.stl"`},
 		{`<integrator type="dmv" dt="0.01"/>
 <kinematic_object x="0 0 0"/>`, `t.xml:3: unsupported element <kinematic_object>`},
-		{`<integrator type="dmv" dt="-1"/>`, `t.xml:2: integrator attribute "dt": expected a positive finite number, got "-1"`},
+		{`<integrator type="dmv" dt="0.01"/>
+<geometry type="sphere" r="1"/>
+<rigid_body_with_density x="0 0 0" v="0 0 0" omega="0 0 0" rho="1e-320" fixed="0" geo_idx="0"/>`, `t.xml:4: rigid_body_with_density attribute "rho": expected a positive number from 1e-30 to 1e30, got "1e-320"`},
+		{`<integrator type="dmv" dt="0.01"/>
+<geometry type="sphere" r="1"/>
+<rigid_body_with_density x="0 0 0" v="0 0 0" omega="0 1e200 0" rho="1" fixed="0" geo_idx="0"/>`, `t.xml:4: rigid_body_with_density attribute "omega": expected three numbers "x y z" from -1e30 to 1e30, got "0 1e200 0"`},
+		{`<integrator type="dmv" dt="0.01"/>
+<geometry type="box" r="1 1e-31 1"/>`, `t.xml:3: geometry attribute "r": expected three half widths "a b c" from 1e-30 to 1e30`},
+		{`<integrator type="dmv" dt="-1"/>`, `t.xml:2: integrator attribute "dt": expected a positive number from 1e-30 to 1e30, got "-1"`},
 		{`<integrator type="dmv" dt="0.1"/>
 <geometry type="sphere" r="1"/>
 <rigid_body_with_density x="0 0 0" v="0 0 0" omega="0 0 0" rho="1" fixed="0" geo_idx="3"/>`, `t.xml:4: rigid_body_with_density attribute "geo_idx": expected an index`},
 		{`<integrator type="dmv" dt="0.1"/>
 <static_plane x="0 0 0" n="0 0 0"/>`, `t.xml:3: static_plane attribute "n": expected a non-zero vector`},
 		{`<integrator type="dmv" dt="0.1"/>
-<near_earth_gravity f="0 NaN 0"/>`, `t.xml:3: near_earth_gravity attribute "f": expected three finite numbers`},
+<near_earth_gravity f="0 NaN 0"/>`, `t.xml:3: near_earth_gravity attribute "f": expected three numbers "x y z" from -1e30 to 1e30`},
 		// <nbgs_friction_solver>: restitution ≠ 0, μ < 0, ε ∉ [0, 1),
 		// tolerance ≤ 0, a collision-integrator scene
 		{`<integrator type="symplectic_euler" dt="0.1"/>

@@ -91,7 +91,7 @@ func contains(list []string, s string) bool {
 func (rd *reader) endTime(e *elem) float64 {
 	rd.checkAttrs(e, "t")
 	rd.noChildren(e)
-	return rd.num(e, "t", positive)
+	return rd.num(e, "t", posQuantity)
 }
 
 // frictionSlots are the slots of the elements every system shares.
