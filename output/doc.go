@@ -7,14 +7,19 @@
 // data types (Scene2D, Trajectory, Series, ...); the command-line glue copies
 // simulation state into them.
 //
-// # Atomic writes
+// # Atomic and streamed writes
 //
-// Every file is first written as NAME.tmp in the same directory and renamed
-// to NAME only when complete (on Close for the streaming writers). An
-// interrupted run therefore never leaves a truncated file under its final
-// name, only a NAME.tmp. The streaming writers (NewTrajectoryWriter,
-// NewSeriesWriter) remove an existing NAME when they start, so that a
-// directory never pairs a new scene.json with an old run's trajectory.
+// Files written whole (scene descriptions, summary.json, PNG, VTK) are
+// first written as NAME.tmp in the same directory and renamed to NAME when
+// complete, so a reader never sees a truncated one. The files of a run
+// that grow as it goes (trajectory.csv through TrajectoryWriter, energy.csv
+// through NewLiveSeriesWriter) are written in place instead, one write
+// system call per frame or row: a reader, or whatever a killed run leaves
+// behind, sees whole frames and rows plus at most one cut at the end,
+// which ReadTrajectoryPrefix and ReadSeries leave out, and a full disk
+// fails the Write that meets it. Summary.json's status (see below) says
+// whether a run directory is complete. ClearRunDir removes an earlier
+// run's files before a new run starts, so a directory holds one run only.
 // Callers validate their inputs before creating any writer, so bad input
 // leaves nothing half-written.
 //
@@ -133,8 +138,14 @@
 // Whatever value the caller passes to WriteJSON, marshalled by encoding/json
 // with two-space indentation and a final newline. NaN and ±Inf are not
 // representable in JSON and make WriteJSON fail. The run command writes
-// runner.Summary: scene, system (ball2d, rigid3d), law, mapping, bodies,
-// integrator, dt, steps, end_time, wall_seconds, steps_with_contacts,
+// runner.Summary when the run starts, at every saved frame (and at least
+// every 10 s) and at the end, each time whole (atomically): scene, system
+// (ball2d, rigid2d, rigid3d), status ("running" while the run goes on —
+// and after it was killed: the directory then holds its whole frames —,
+// "complete", or "failed" with error), started (RFC 3339) and pid (the
+// run the directory holds), law, mapping, bodies, integrator, dt, steps,
+// end_time, frames (frames in trajectory.csv), wall_seconds (from the
+// start of the set-up), setup_seconds, steps_with_contacts,
 // max_contacts, max_operator_iterations, capped_steps (steps with a capped
 // solve, see energy.csv), worst_capped_residual, capped_tolerance and
 // first_capped_step (absent when no step was capped), energy_initial,

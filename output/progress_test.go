@@ -113,3 +113,53 @@ func TestFmtDuration(t *testing.T) {
 		}
 	}
 }
+
+// TestProgressETAFromRecentCost: a run whose steps slow down 100-fold
+// half-way (a pile forming) estimates from the recent cost, not from the
+// run's average (the 1M drop showed "70 %, ETA 2m09s" for 16 minutes).
+func TestProgressETAFromRecentCost(t *testing.T) {
+	var buf bytes.Buffer
+	c := &fakeClock{t: time.Unix(1000, 0)}
+	p := NewProgressOptions(&buf, 100, "run", ProgressOptions{Now: c.now, Mode: ProgressLines, Tick: -1})
+	for i := 1; i <= 70; i++ {
+		if i <= 50 {
+			c.advance(100 * time.Millisecond)
+		} else {
+			c.advance(10 * time.Second)
+		}
+		p.Update(float64(i))
+	}
+	// 30 steps of 10 s remain: 5m00s (the average, 205 s / 70 steps, said 1m28s)
+	if !strings.HasSuffix(buf.String(), "run  70% 3m25s elapsed, ETA 5m00s\n") {
+		t.Errorf("got %q", buf.String())
+	}
+}
+
+// TestProgressLongStep: a step that takes minutes shows its phase, and the
+// estimate grows with it instead of counting down to 0 (the resumed 1M
+// drop showed "93 %, ETA 0.4 s" for 7 minutes).
+func TestProgressLongStep(t *testing.T) {
+	var buf bytes.Buffer
+	c := &fakeClock{t: time.Unix(1000, 0)}
+	p := NewProgressOptions(&buf, 100, "", ProgressOptions{Now: c.now, Mode: ProgressTerminal, Tick: -1, BarWidth: 10})
+	for i := 1; i <= 93; i++ {
+		c.advance(100 * time.Millisecond)
+		p.Update(float64(i))
+	}
+	p.Phase("contact law")
+	for k := 0; k < 7*60; k++ {
+		c.advance(time.Second)
+		p.Refresh()
+	}
+	out := buf.String()
+	last := out[strings.LastIndex(out, "\r")+1:]
+	// 7 steps left, the current one has run 7 min: at least 6 × 7 min more
+	if !strings.HasPrefix(last, " 93% [=========>] 7m09s ETA 42m00s (contact law for 7m00s)") {
+		t.Errorf("after a 7-minute step: %q", last)
+	}
+	c.advance(time.Second)
+	p.Update(94)
+	if s := buf.String(); strings.HasSuffix(strings.TrimRight(s, " "), ")") {
+		t.Errorf("phase still shown after the step ended: %q", s[strings.LastIndex(s, "\r"):])
+	}
+}

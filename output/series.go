@@ -23,10 +23,11 @@ func EnergyColumns(dim int) []string {
 }
 
 // SeriesWriter writes a CSV time series: a header line, then one row of
-// numbers per Write. Rows go to path+".tmp" through a buffer; Close renames
-// the file to path.
+// numbers per Write. Rows go to path+".tmp" through a buffer and Close
+// renames the file to path (NewSeriesWriter), or they are written in
+// place, one write system call per row (NewLiveSeriesWriter).
 type SeriesWriter struct {
-	f     *atomicFile
+	f     sink
 	path  string
 	ncols int
 	buf   []byte
@@ -37,6 +38,19 @@ type SeriesWriter struct {
 // names must be non-empty and contain no comma, quote or newline. An existing
 // file at path is removed at once (see NewTrajectoryWriter).
 func NewSeriesWriter(path string, header []string) (*SeriesWriter, error) {
+	return newSeriesWriter(path, header, false)
+}
+
+// NewLiveSeriesWriter is NewSeriesWriter for a series that grows over a
+// long run (energy.csv): the file is written in place under its final
+// name, one write system call per row, so a reader or a crash sees whole
+// rows (and at most one cut row at the end, which ReadSeries leaves out)
+// and a write error (a full disk) is returned by the Write that meets it.
+func NewLiveSeriesWriter(path string, header []string) (*SeriesWriter, error) {
+	return newSeriesWriter(path, header, true)
+}
+
+func newSeriesWriter(path string, header []string, live bool) (*SeriesWriter, error) {
 	if len(header) == 0 {
 		return nil, errors.New("output: series: empty header")
 	}
@@ -45,7 +59,13 @@ func NewSeriesWriter(path string, header []string) (*SeriesWriter, error) {
 			return nil, fmt.Errorf("output: series: bad column name %q", h)
 		}
 	}
-	f, err := createAtomic(path, true)
+	var f sink
+	var err error
+	if live {
+		f, err = createLive(path)
+	} else {
+		f, err = createAtomic(path, true)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -131,14 +151,20 @@ func (t *Table) Series(xcol, ycol string) (Series, error) {
 }
 
 // ReadSeries reads a numeric CSV file with a header line, as written by
-// SeriesWriter (energy.csv for example). Errors name the file and line.
+// SeriesWriter (energy.csv for example). Every row ends with a newline; a
+// last line without one (a row cut by a crash, or not yet complete in a
+// live file) is left out. Errors name the file and line.
 func ReadSeries(path string) (*Table, error) {
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
+	r, err := completeLines(f)
+	if err != nil {
+		return nil, fmt.Errorf("output: reading %s: %w", path, err)
+	}
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	t := &Table{}
 	line := 0

@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"path/filepath"
@@ -62,11 +63,14 @@ func appendNum(b []byte, x float64, digits int) []byte {
 	return strconv.AppendFloat(b, x, 'g', digits, 64)
 }
 
-// TrajectoryWriter streams body states to trajectory.csv in a Layout. Rows
-// go to trajectory.csv.tmp through a buffer; Close renames the file to its
-// final name, so an interrupted run leaves only the .tmp file.
+// TrajectoryWriter streams body states to trajectory.csv in a Layout. The
+// file is written in place, one write system call per frame, so a reader
+// (and whatever an interrupted run leaves) sees the whole frames written
+// so far, plus at most one cut frame at the end that ReadTrajectoryPrefix
+// leaves out; a write error (a full disk) is returned by the WriteFrame
+// that meets it.
 type TrajectoryWriter struct {
-	f         *atomicFile
+	f         sink
 	path      string
 	layout    Layout
 	nBodies   int // -1 until the first frame
@@ -83,11 +87,11 @@ func NewTrajectoryWriter(dir string) (*TrajectoryWriter, error) {
 
 // NewLayoutTrajectoryWriter creates dir (if needed) and starts
 // dir/trajectory.csv in layout l, writing the header. An existing
-// dir/trajectory.csv from an earlier run is removed at once, so the
+// dir/trajectory.csv from an earlier run is replaced at once, so the
 // directory never pairs a new scene description with an old trajectory.
 func NewLayoutTrajectoryWriter(dir string, l Layout) (*TrajectoryWriter, error) {
 	path := filepath.Join(dir, TrajectoryFile)
-	f, err := createAtomic(path, true)
+	f, err := createLive(path)
 	if err != nil {
 		return nil, err
 	}
@@ -152,9 +156,8 @@ func (w *TrajectoryWriter) fail(err error) error {
 	return err
 }
 
-// Close flushes the buffer and renames trajectory.csv.tmp to trajectory.csv.
-// If an earlier WriteFrame failed, the temporary file is removed instead and
-// that error is returned. Close is idempotent.
+// Close closes the file. If an earlier WriteFrame failed, that error is
+// returned (the whole frames written before it stay). Close is idempotent.
 func (w *TrajectoryWriter) Close() error {
 	if w.err != nil {
 		w.f.Abort()
@@ -163,8 +166,7 @@ func (w *TrajectoryWriter) Close() error {
 	return w.f.Close()
 }
 
-// Abort discards everything written: the temporary file is removed and no
-// trajectory.csv is created.
+// Abort closes the file, keeping the frames written.
 func (w *TrajectoryWriter) Abort() {
 	w.f.Abort()
 }
@@ -196,16 +198,40 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 // Errors name the file and line ("path:line: ..."). Blank lines are
 // ignored.
 func ReadLayoutTrajectory(dir string, l Layout) (*Trajectory, error) {
+	return readTrajectory(dir, l, 0)
+}
+
+// ReadTrajectoryPrefix reads the whole frames of dir/trajectory.csv of a
+// run that is still going on or was interrupted (summary.json's status
+// "running"): reading stops after the last complete line, and a last frame
+// with fewer than bodies rows (the scene description's body count, > 0) is
+// left out. Everything before is checked as by ReadLayoutTrajectory.
+func ReadTrajectoryPrefix(dir string, l Layout, bodies int) (*Trajectory, error) {
+	if bodies < 1 {
+		return nil, fmt.Errorf("output: ReadTrajectoryPrefix: %d bodies", bodies)
+	}
+	return readTrajectory(dir, l, bodies)
+}
+
+// readTrajectory reads dir/trajectory.csv; prefix > 0 reads the whole
+// frames of prefix bodies each (ReadTrajectoryPrefix).
+func readTrajectory(dir string, l Layout, prefix int) (*Trajectory, error) {
 	path := filepath.Join(dir, TrajectoryFile)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}
 	defer f.Close()
+	var r io.Reader = f
+	if prefix > 0 {
+		if r, err = completeLines(f); err != nil {
+			return nil, fmt.Errorf("output: reading %s: %w", path, err)
+		}
+	}
 	header := l.Header()
 	nq, nv := len(l.Q), len(l.V)
-	tr := &Trajectory{}
-	sc := bufio.NewScanner(f)
+	tr := &Trajectory{NumBodies: prefix}
+	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	line := 0
 	errf := func(format string, args ...any) error {
@@ -318,6 +344,10 @@ func ReadLayoutTrajectory(dir string, l Layout) (*Trajectory, error) {
 	}
 	if line == 0 {
 		return nil, fmt.Errorf("output: %s: empty file (no header)", path)
+	}
+	if prefix > 0 && cur != nil && len(cur.Q)/nq < prefix {
+		tr.Frames = tr.Frames[:len(tr.Frames)-1] // cut by the end of the run
+		return tr, nil
 	}
 	if err := endFrame(); err != nil {
 		return nil, err

@@ -29,9 +29,9 @@ func TestTrajectoryRoundTrip(t *testing.T) {
 		}
 		want.Frames = append(want.Frames, Frame{Index: 3 * k, Time: ft, Q: q, V: v})
 	}
-	// Before Close only the temporary file exists.
-	if _, err := os.Stat(filepath.Join(dir, TrajectoryFile)); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("final file exists before Close: %v", err)
+	// Before Close the frames written are already readable in place.
+	if pre, err := ReadTrajectoryPrefix(dir, BallLayout, 2); err != nil || len(pre.Frames) != 4 {
+		t.Fatalf("before Close: %v frames, %v", pre, err)
 	}
 	if err := w.Close(); err != nil {
 		t.Fatal(err)
@@ -96,9 +96,8 @@ func TestTrajectoryWriterErrors(t *testing.T) {
 		}
 	}
 	w.Abort()
-	ents, _ := os.ReadDir(dir)
-	if len(ents) != 0 {
-		t.Errorf("Abort left files: %v", ents)
+	if tr, err := ReadTrajectory(dir); err != nil || len(tr.Frames) != 1 {
+		t.Errorf("Abort lost the frame written: %v, %v", tr, err)
 	}
 }
 
@@ -110,10 +109,35 @@ func TestTrajectoryWriterReplacesOldFile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(old); !errors.Is(err, os.ErrNotExist) {
-		t.Error("stale trajectory.csv kept while a new run is being written")
+	if b, _ := os.ReadFile(old); string(b) != TrajectoryHeader+"\n" {
+		t.Errorf("stale trajectory.csv kept while a new run is being written: %q", b)
 	}
 	w.Abort()
+}
+
+// TestReadTrajectoryPrefix: a trajectory cut anywhere (a killed run) reads
+// as its whole frames; the strict reader refuses it.
+func TestReadTrajectoryPrefix(t *testing.T) {
+	h := TrajectoryHeader + "\n"
+	full := h + "0,0,0,1,2,3,4\n0,0,1,5,6,7,8\n1,0.5,0,1,2,3,4\n1,0.5,1,5,6,7,8\n"
+	for cut := len(h); cut <= len(full); cut++ {
+		dir := t.TempDir()
+		os.WriteFile(filepath.Join(dir, TrajectoryFile), []byte(full[:cut]), 0o644)
+		tr, err := ReadTrajectoryPrefix(dir, BallLayout, 2)
+		if err != nil {
+			t.Fatalf("cut at %d: %v", cut, err)
+		}
+		whole := strings.Count(full[:cut], "\n") - 1 // complete rows
+		if want := whole / 2; len(tr.Frames) != want || tr.NumBodies != 2 {
+			t.Fatalf("cut at %d: %d frames of %d bodies, want %d of 2", cut, len(tr.Frames), tr.NumBodies, want)
+		}
+	}
+	// three rows of two-body frames: the strict reader refuses the cut frame
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, TrajectoryFile), []byte(full[:len(full)-16]), 0o644)
+	if _, err := ReadTrajectory(dir); err == nil || !strings.Contains(err.Error(), "frame 1 has 1 balls") {
+		t.Errorf("strict reader on a cut frame: %v", err)
+	}
 }
 
 func TestReadTrajectoryMalformed(t *testing.T) {

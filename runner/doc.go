@@ -8,10 +8,15 @@
 // energy and linear momentum, and its VTK frames. Ball2D and Rigid3D adapt
 // the scenario package's runnable scenes; everything else is the driver's:
 //
-//   - the scene description is written first (scene.json for balls,
-//     scene3d.json for 3D bodies), then trajectory.csv, energy.csv and,
-//     with Config.VTK, vtk/trajectory.pvd stream as the run goes (atomic
-//     files, see package output);
+//   - files of an earlier run in the directory are removed
+//     (output.ClearRunDir); the scene description is written first
+//     (scene.json for balls, scene3d.json for 3D bodies), then
+//     summary.json with status "running", then trajectory.csv and
+//     energy.csv stream in place as the run goes (one write per frame and
+//     per row: a killed run leaves whole frames, see package output) and,
+//     with Config.VTK, the VTK frames with vtk/trajectory.pvd rewritten at
+//     each; summary.json is rewritten at every frame (at least every
+//     10 s) and at the end with status "complete" or "failed";
 //   - frames are saved every ⌊steps/Frames⌋ steps, at t = 0 and at the
 //     last state reached;
 //   - energy.csv gets the initial state and one row per step (columns
@@ -38,8 +43,23 @@
 // # Errors
 //
 // The scene and options are validated when the System is built, so bad
-// input never reaches Run. An error during the run (a solver that fails, a
-// strict cap, a file that cannot be written) stops the loop; the last good
-// state is saved as the final frame, the error is recorded in summary.json
-// and returned with the directory named.
+// input never reaches the loop: Run itself refuses, before writing
+// anything, an end time that is not a count of steps (Steps: at least one,
+// at most 2⁵³) and an initial state or energy that is not finite, with an
+// *InputError. Every step's new state is checked (sim.Stepper.Check): the
+// first NaN or ±Inf coordinate, or a non-finite energy, refuses the step,
+// and the run stops naming the step, the body and the quantity (an
+// operator that blows up, as Jacobi on eight cubes). An error during the
+// run (a solver that fails, a strict cap, a non-finite state, a file that
+// cannot be written — a full disk is met at the step's own write) stops
+// the loop at once; the last good state is saved as the final frame, the
+// error is recorded in summary.json (status "failed") and returned with the
+// directory named.
+//
+// # Progress
+//
+// The progress bar estimates the remaining time from the recent steps'
+// cost, and a step that takes seconds shows its phase (free flight,
+// contact detection, contact law) and how long it has been in it
+// (sim.Stepper.OnPhase, output.Progress.Phase).
 package runner

@@ -53,7 +53,7 @@ type Info struct {
 // Config says how to run.
 type Config struct {
 	Out    string  // the run directory
-	End    float64 // end time (> 0)
+	End    float64 // end time (> 0; see Steps)
 	Frames int     // number of trajectory frames to save (≥ 1)
 	VTK    bool    // also write VTK files under Out/vtk
 	Quiet  bool    // no progress bar
@@ -63,12 +63,32 @@ type Config struct {
 	Strict bool
 	// Progress receives the progress bar (usually stderr).
 	Progress io.Writer
+	// Started is when the run's set-up (reading the scene, building the
+	// system) began; the summary's wall time counts from it and
+	// setup_seconds is the part before Run. Zero: from Run's start.
+	Started time.Time
 }
 
-// Summary is the summary of a run, written as summary.json.
+// The statuses of a run in summary.json.
+const (
+	StatusRunning  = "running"  // being written, or the process was killed
+	StatusComplete = "complete" // reached the end time
+	StatusFailed   = "failed"   // stopped by an error (see error)
+)
+
+// Summary is the summary of a run, written as summary.json when the run
+// starts, whenever a frame is saved (and at least every 10 s), and at the
+// end, each time atomically: a reader always finds a whole summary whose
+// status says whether the run directory is complete.
 type Summary struct {
-	Scene            string  `json:"scene"`
-	System           string  `json:"system"`
+	Scene  string `json:"scene"`
+	System string `json:"system"`
+	// Status is StatusRunning while the run goes on (and after it was
+	// killed), then StatusComplete or StatusFailed.
+	Status string `json:"status"`
+	// Started (RFC 3339) and PID identify the run the directory holds.
+	Started          string  `json:"started"`
+	PID              int     `json:"pid"`
 	Law              string  `json:"law"`
 	Mapping          string  `json:"mapping"`
 	Noun             string  `json:"-"`
@@ -77,7 +97,9 @@ type Summary struct {
 	Dt               float64 `json:"dt"`
 	Steps            int     `json:"steps"`
 	EndTime          float64 `json:"end_time"`
+	Frames           int     `json:"frames"` // frames in trajectory.csv
 	WallSeconds      float64 `json:"wall_seconds"`
+	SetupSeconds     float64 `json:"setup_seconds"`
 	StepsWithContact int     `json:"steps_with_contacts"`
 	MaxContacts      int     `json:"max_contacts"`
 	MaxIterations    int     `json:"max_operator_iterations"`
@@ -102,31 +124,97 @@ type Summary struct {
 	Files     []string  `json:"files"`
 }
 
+// MaxSteps is the largest step count of a run: beyond 2⁵³ the step
+// number no longer counts exactly in float64 times.
+const MaxSteps = 1 << 53
+
+// Steps returns the number of time steps h of a run to end, round(end/h),
+// or an error when that is not a count from 1 to MaxSteps (an end time
+// below half a step, an overflowing count, a non-finite end or step).
+func Steps(end, h float64) (int, error) {
+	if !(h > 0) || math.IsInf(h, 0) {
+		return 0, fmt.Errorf("time step dt = %v: expected a finite dt > 0", h)
+	}
+	if !(end > 0) || math.IsInf(end, 0) {
+		return 0, fmt.Errorf("end time %v: expected a finite end time > 0", end)
+	}
+	n := math.Round(end / h)
+	switch {
+	case n < 1:
+		return 0, fmt.Errorf("end time %v is less than half a time step (dt = %v): the run would take no step", end, h)
+	case !(n <= MaxSteps):
+		return 0, fmt.Errorf("end time %v is %.3g steps of dt = %v: more than the %.3g (2⁵³) a run can count", end, end/h, h, float64(MaxSteps))
+	}
+	return int(n), nil
+}
+
 // Run steps sys to c.End and writes its run directory c.Out: the scene
-// description, trajectory.csv (c.Frames frames and the last state),
-// energy.csv (one row per step and the initial state), summary.json and,
-// with c.VTK, a VTK series. The scene and options were validated when sys
-// was built, so bad input never reaches here. A failure during the run
-// saves the last good state as the final frame, records the error in the
-// summary and returns it with the directory named.
+// description first, then summary.json (status running), trajectory.csv
+// (c.Frames frames and the last state) and energy.csv (one row per step
+// and the initial state), both streamed in place so that a killed run
+// leaves whole frames and rows, summary.json again at every saved frame
+// and at the end, and, with c.VTK, a VTK series. Files of an earlier run
+// in c.Out are removed first. The scene and options were validated when
+// sys was built; c.End is checked (Steps) before anything is written. A
+// failure during the run (a solver that fails, a strict cap, a state that
+// is no longer finite, a file that cannot be written) stops the run at
+// once, saves the last good state as the final frame, records the error
+// in the summary (status failed) and returns it with the directory named.
 func Run(sys System, c Config) (*Summary, error) {
 	st := sys.Stepper()
+	steps, err := Steps(c.End, st.H)
+	if err != nil {
+		return nil, &InputError{err}
+	}
+	if err := checkState(sys, st.Q, st.V); err != nil {
+		return nil, &InputError{describe(fmt.Errorf("the initial state: %w", err), sys.Layout(), st)}
+	}
+	start := time.Now()
+	if c.Started.IsZero() {
+		c.Started = start
+	}
 	st.Strict = c.Strict
 	info := sys.Info()
-	steps := int(math.Round(c.End / st.H))
+	layout := sys.Layout()
 	every := max(1, steps/max(c.Frames, 1))
 	if err := os.MkdirAll(c.Out, 0o755); err != nil {
+		return nil, err
+	}
+	if err := output.ClearRunDir(c.Out); err != nil {
 		return nil, err
 	}
 	sceneFile, err := sys.WriteScene(c.Out)
 	if err != nil {
 		return nil, err
 	}
-	traj, err := output.NewLayoutTrajectoryWriter(c.Out, sys.Layout())
+	res := &Summary{Scene: info.Scene, System: info.System, Status: StatusRunning, Started: c.Started.Format(time.RFC3339Nano),
+		PID: os.Getpid(), Law: st.Law.Name(), Mapping: info.Mapping, Noun: info.Noun, Bodies: info.Bodies,
+		Integrator: info.Integrator, Dt: st.H, Dir: c.Out, SetupSeconds: start.Sub(c.Started).Seconds(),
+		Files: []string{sceneFile, output.TrajectoryFile, output.EnergyFile, output.SummaryFile}}
+	if c.VTK {
+		res.Files = append(res.Files, "vtk/trajectory.pvd")
+	}
+	ke, pe := sys.Energy(st.Q, st.V)
+	res.Energy0, res.Energy1 = ke+pe, ke+pe
+	res.Momentum0 = make([]float64, info.Dim)
+	sys.Momentum(res.Momentum0, st.V)
+	res.Momentum1 = append([]float64(nil), res.Momentum0...)
+	summaryPath := filepath.Join(c.Out, output.SummaryFile)
+	lastSummary := time.Now()
+	writeSummary := func() error {
+		res.Steps, res.EndTime = st.N, st.T
+		res.WallSeconds = time.Since(c.Started).Seconds()
+		lastSummary = time.Now()
+		return output.WriteJSON(summaryPath, res)
+	}
+	if err := writeSummary(); err != nil {
+		return nil, err
+	}
+	traj, err := output.NewLayoutTrajectoryWriter(c.Out, layout)
 	if err != nil {
 		return nil, err
 	}
-	energy, err := output.NewSeriesWriter(filepath.Join(c.Out, output.EnergyFile), output.EnergyColumns(info.Dim))
+	energy, err := output.NewLiveSeriesWriter(filepath.Join(c.Out, output.EnergyFile), output.EnergyColumns(info.Dim))
 	if err != nil {
 		traj.Abort()
 		return nil, err
@@ -139,28 +227,25 @@ func Run(sys System, c Config) (*Summary, error) {
 			return nil, err
 		}
 	}
-	res := &Summary{Scene: info.Scene, System: info.System, Law: st.Law.Name(), Mapping: info.Mapping, Noun: info.Noun,
-		Bodies: info.Bodies, Integrator: info.Integrator, Dt: st.H, Dir: c.Out}
-	ke, pe := sys.Energy(st.Q, st.V)
-	res.Energy0 = ke + pe
-	res.Momentum0 = make([]float64, info.Dim)
-	sys.Momentum(res.Momentum0, st.V)
 	p := make([]float64, info.Dim)
 	row := make([]float64, 0, len(output.EnergyColumns(info.Dim)))
 
-	frame, saved := 0, -1
+	saved := -1
 	saveFrame := func() error {
-		if err := traj.WriteFrame(frame, st.T, st.Q, st.V); err != nil {
+		if err := traj.WriteFrame(res.Frames, st.T, st.Q, st.V); err != nil {
 			return err
 		}
 		if pvd != nil {
-			if err := sys.WriteVTK(pvd, fmt.Sprintf("frame_%05d.vtp", frame), st.T, st.Q, st.V); err != nil {
+			if err := sys.WriteVTK(pvd, fmt.Sprintf("frame_%05d.vtp", res.Frames), st.T, st.Q, st.V); err != nil {
+				return err
+			}
+			if err := pvd.Flush(); err != nil {
 				return err
 			}
 		}
-		frame++
+		res.Frames++
 		saved = st.N
-		return nil
+		return writeSummary()
 	}
 	writeEnergy := func() error {
 		ke, pe := sys.Energy(st.Q, st.V)
@@ -175,6 +260,9 @@ func Run(sys System, c Config) (*Summary, error) {
 		}
 		return energy.Write(row...)
 	}
+	// A state that leaves the range of float64 stops the run at the step
+	// that produced it, with the state before it kept (sim.Stepper.Check).
+	st.Check = func(q, v []float64) error { return checkState(sys, q, v) }
 	runErr := saveFrame()
 	if runErr == nil {
 		runErr = writeEnergy()
@@ -182,8 +270,8 @@ func Run(sys System, c Config) (*Summary, error) {
 	prog := output.NewProgress(io.Discard, float64(steps), "")
 	if !c.Quiet && c.Progress != nil {
 		prog = output.NewProgress(c.Progress, float64(steps), "run "+filepath.Base(info.Scene))
+		st.OnPhase = prog.Phase
 	}
-	start := time.Now()
 	for i := 0; i < steps && runErr == nil; i++ {
 		if runErr = st.Step(); runErr != nil {
 			break
@@ -211,10 +299,15 @@ func Run(sys System, c Config) (*Summary, error) {
 			if runErr = saveFrame(); runErr != nil {
 				break
 			}
+		} else if time.Since(lastSummary) > 10*time.Second {
+			if runErr = writeSummary(); runErr != nil {
+				break
+			}
 		}
 		prog.Update(float64(i + 1))
 	}
 	prog.Finish()
+	st.Check, st.OnPhase = nil, nil
 	if saved != st.N {
 		// The end state, or after a failure the last good state, so that
 		// it can be inspected.
@@ -222,38 +315,95 @@ func Run(sys System, c Config) (*Summary, error) {
 			runErr = err
 		}
 	}
-	res.WallSeconds = time.Since(start).Seconds()
-	res.Steps, res.EndTime = st.N, st.T
 	ke, pe = sys.Energy(st.Q, st.V)
 	res.Energy1 = ke + pe
-	res.Momentum1 = make([]float64, info.Dim)
 	sys.Momentum(res.Momentum1, st.V)
 	closeErr := traj.Close()
 	if err := energy.Close(); closeErr == nil {
 		closeErr = err
 	}
-	res.Files = []string{sceneFile, output.TrajectoryFile, output.EnergyFile, output.SummaryFile}
 	if pvd != nil {
 		if err := pvd.Close(); closeErr == nil {
 			closeErr = err
 		}
-		res.Files = append(res.Files, "vtk/trajectory.pvd")
 	}
+	if runErr == nil {
+		runErr = closeErr
+	}
+	res.Status = StatusComplete
 	if runErr != nil {
-		var capped *mech.CapError
-		if errors.As(runErr, &capped) {
-			runErr = fmt.Errorf("%w (strict)", runErr)
-		}
-		res.Error = runErr.Error()
+		runErr = describe(runErr, layout, st)
+		res.Status, res.Error = StatusFailed, runErr.Error()
 	}
-	if err := output.WriteJSON(filepath.Join(c.Out, output.SummaryFile), res); closeErr == nil {
-		closeErr = err
+	if err := writeSummary(); runErr == nil {
+		runErr = err
 	}
 	if runErr != nil {
 		return res, fmt.Errorf("%w (last good state saved in %s)", runErr, c.Out)
 	}
-	return res, closeErr
+	return res, nil
 }
+
+// InputError is a run refused before anything is written: an end time
+// that is not a count of steps (Steps), an initial state or energy that is
+// not finite.
+type InputError struct{ Err error }
+
+func (e *InputError) Error() string { return e.Err.Error() }
+func (e *InputError) Unwrap() error { return e.Err }
+
+// checkState is the check of every state of a run: finite coordinates
+// and a finite energy.
+func checkState(sys System, q, v []float64) error {
+	if err := sim.CheckFinite(q, v); err != nil {
+		return err
+	}
+	if ke, pe := sys.Energy(q, v); math.IsNaN(ke+pe) || math.IsInf(ke+pe, 0) {
+		return fmt.Errorf("the energy is %v (kinetic %v, potential %v)", ke+pe, ke, pe)
+	}
+	return nil
+}
+
+// describe adds what the user needs to an error of the run: a strict cap
+// says so, and a state that left the range of float64 names the body and
+// the quantity in the system's layout.
+func describe(err error, l output.Layout, st *sim.Stepper) error {
+	var capped *mech.CapError
+	if errors.As(err, &capped) {
+		return fmt.Errorf("%w (strict)", err)
+	}
+	var nf *sim.NonFiniteError
+	var ce *sim.CheckError
+	if !errors.As(err, &ce) && errors.As(err, &nf) { // the initial state
+		cols := l.Q
+		if nf.Velocity {
+			cols = l.V
+		}
+		return &runError{fmt.Sprintf("%v: %s %d's %s", err, l.Body, nf.Index/len(cols), cols[nf.Index%len(cols)]), err}
+	}
+	if errors.As(err, &ce) && errors.As(err, &nf) {
+		cols := l.Q
+		if nf.Velocity {
+			cols = l.V
+		}
+		return &runError{fmt.Sprintf("step %d (t = %.10g): %s %d's %s is %v — the run left the range of floating point (a mass, speed, force or time step too large or too small); stopped with the last finite state (step %d, t = %.10g)",
+			ce.Step, ce.T, l.Body, nf.Index/len(cols), cols[nf.Index%len(cols)], nf.Value, st.N, st.T), err}
+	}
+	if errors.As(err, &ce) {
+		return fmt.Errorf("%w; stopped with the last finite state (step %d, t = %.10g)", err, st.N, st.T)
+	}
+	return err
+}
+
+// runError is an error of the run told in the user's terms; it unwraps
+// to the error underneath.
+type runError struct {
+	msg string
+	err error
+}
+
+func (e *runError) Error() string { return e.msg }
+func (e *runError) Unwrap() error { return e.err }
 
 // Warning returns the one-line warning about capped steps ("" if none).
 func (s *Summary) Warning() string {
@@ -268,7 +418,7 @@ func (s *Summary) Warning() string {
 func (s *Summary) Print(w io.Writer) {
 	fmt.Fprintf(w, "scene      %s\n", s.Scene)
 	fmt.Fprintf(w, "law        %s — %s\n", s.Law, s.Mapping)
-	fmt.Fprintf(w, "%-10s %d, integrator %s, dt %g, %d steps to t = %g in %.2f s wall\n", s.Noun, s.Bodies, s.Integrator, s.Dt, s.Steps, s.EndTime, s.WallSeconds)
+	fmt.Fprintf(w, "%-10s %d, integrator %s, dt %g, %d steps to t = %g in %.2f s wall (%.2f s set-up)\n", s.Noun, s.Bodies, s.Integrator, s.Dt, s.Steps, s.EndTime, s.WallSeconds, s.SetupSeconds)
 	fmt.Fprintf(w, "contacts   %d steps with contacts, at most %d contacts, at most %d operator iterations\n", s.StepsWithContact, s.MaxContacts, s.MaxIterations)
 	if s.CappedSteps > 0 {
 		fmt.Fprintf(w, "capped     %d of %d steps at the iteration cap (first: step %d), worst residual %.3g\n", s.CappedSteps, s.Steps, s.FirstCappedStep, s.WorstCappedResidual)

@@ -158,6 +158,19 @@ type Stepper struct {
 	T    float64
 	N    int // steps taken
 
+	// Check, if set, is called with the new state after every step; an
+	// error refuses the step: the state before it is restored (Q, V, T and
+	// N: the last good state) and Step returns a *CheckError (CheckFinite
+	// stops a run at its first NaN or ±Inf). The stepper then keeps a copy
+	// of the state, two more vectors.
+	Check func(q, v []float64) error
+	// OnPhase, if set, is told each phase of a step as it starts ("free
+	// flight", "contact detection", "contact law"), for progress displays
+	// of steps that take seconds.
+	OnPhase func(phase string)
+	keepQ   []float64
+	keepV   []float64
+
 	// Strict makes a step whose contact law stopped at a user-set
 	// iteration cap (mech.Stats.Capped) fail with a *mech.CapError,
 	// leaving the state unchanged; otherwise such a step goes on and
@@ -276,6 +289,14 @@ func growF(s []float64, n int) []float64 {
 // step, the time and the law's diagnostics; an End hook's error comes
 // after the step was taken.
 func (s *Stepper) Step() error {
+	if s.Check != nil {
+		return s.checkedStep()
+	}
+	return s.step()
+}
+
+func (s *Stepper) step() error {
+	s.phase("free flight")
 	for i := range s.hooks {
 		if h := &s.hooks[i]; h.Begin != nil {
 			if err := h.Begin(s); err != nil {
@@ -358,6 +379,7 @@ func (s *Stepper) stepAlg4() error {
 	}
 	s.Sys.FreeFlight(s.Q, s.V, h, s.qt, s.vt)
 	t1 := time.Now()
+	s.phase("contact detection")
 	s.Sys.BuildProblem(s.Q, s.qt, s.V, &s.Problem)
 	t2 := time.Now()
 	p := &s.Problem
@@ -405,6 +427,7 @@ func (s *Stepper) solveLaw() error {
 	m := p.NContacts()
 	s.Lambda = growF(s.Lambda, m)
 	s.Beta = growF(s.Beta, p.D.NCols())
+	s.phase("contact law")
 	st, err := s.Law.Solve(p, s.Lambda, s.Beta)
 	s.Last.Law = st
 	if err == nil && s.Strict && st.Capped > 0 {

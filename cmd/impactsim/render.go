@@ -1,10 +1,15 @@
 package main
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 
 	"impactsim/output"
+	"impactsim/runner"
 )
 
 func cmdRender(args []string, stdout, _ io.Writer) error {
@@ -32,16 +37,25 @@ func cmdRender(args []string, stdout, _ io.Writer) error {
 		return badInput("render: --width/--height ≥ 16, --stride ≥ 1 and --fps > 0 expected")
 	}
 	dir := pos[0]
-	if ok, err := tryRender3D(dir, o, noPNG, noGIF, noMP4, stdout); ok {
+	rd, err := readRunDir(dir)
+	if err != nil {
 		return err
+	}
+	if rd.system == "rigid3d" || rd.system == "" {
+		if ok, err := tryRender3D(dir, rd, o, noPNG, noGIF, noMP4, stdout); ok || rd.system != "" {
+			if !ok {
+				return badInput("render: %s: summary.json says rigid3d but there is no %s", dir, output.Scene3DFile)
+			}
+			return err
+		}
 	}
 	sc, err := output.ReadScene2D(dir)
 	if err != nil {
 		return usageError{err}
 	}
-	traj, err := output.ReadLayoutTrajectory(dir, sc.Layout())
+	traj, err := rd.trajectory(dir, sc.Layout(), sc.NumBalls, stdout)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	if o.Dir == "" {
 		o.Dir = dir + "/render"
@@ -86,4 +100,56 @@ func printRenderInfo(w io.Writer, info *output.RenderInfo) {
 	for _, n := range info.Notes {
 		fmt.Fprintf(w, "note       %s\n", n)
 	}
+}
+
+// runDir is what a run directory's summary.json says about it (empty for
+// directories of older versions, which have none: the scene description
+// present then decides).
+type runDir struct {
+	system string // ball2d, rigid2d, rigid3d
+	status string // runner.StatusRunning, …
+}
+
+func readRunDir(dir string) (runDir, error) {
+	var s struct {
+		System string `json:"system"`
+		Status string `json:"status"`
+	}
+	path := filepath.Join(dir, output.SummaryFile)
+	data, err := os.ReadFile(path)
+	if errors.Is(err, os.ErrNotExist) {
+		if _, err := os.Stat(dir); err != nil {
+			return runDir{}, usageError{err}
+		}
+		return runDir{}, nil
+	}
+	if err != nil {
+		return runDir{}, usageError{err}
+	}
+	if err := json.Unmarshal(data, &s); err != nil {
+		return runDir{}, badInput("render: %s: %v", path, err)
+	}
+	return runDir{system: s.System, status: s.Status}, nil
+}
+
+// trajectory reads the run's trajectory.csv of bodies bodies: all of it
+// for a finished run, its whole frames for a run still going on or killed
+// (status running), saying so on w.
+func (rd runDir) trajectory(dir string, l output.Layout, bodies int, w io.Writer) (*output.Trajectory, error) {
+	if rd.status != runner.StatusRunning {
+		tr, err := output.ReadLayoutTrajectory(dir, l)
+		if err != nil {
+			return nil, usageError{err}
+		}
+		return tr, nil
+	}
+	tr, err := output.ReadTrajectoryPrefix(dir, l, bodies)
+	if err != nil {
+		return nil, usageError{err}
+	}
+	if len(tr.Frames) == 0 {
+		return nil, badInput("render: %s: the run has not saved a whole frame yet (summary.json: status running)", dir)
+	}
+	fmt.Fprintf(w, "note       %s: the run is still going on or was killed (summary.json: status running); rendering its %d whole frames\n", dir, len(tr.Frames))
+	return tr, nil
 }

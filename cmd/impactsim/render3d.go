@@ -12,7 +12,7 @@ import (
 
 // tryRender3D renders a 3D run directory (one with scene3d.json); ok is
 // false for other directories.
-func tryRender3D(dir string, o output.RenderOptions, noPNG, noGIF, noMP4 bool, stdout io.Writer) (ok bool, err error) {
+func tryRender3D(dir string, rd runDir, o output.RenderOptions, noPNG, noGIF, noMP4 bool, stdout io.Writer) (ok bool, err error) {
 	doc, ok, err := output.ReadScene3D(dir)
 	if !ok {
 		return false, nil
@@ -49,9 +49,9 @@ func tryRender3D(dir string, o output.RenderOptions, noPNG, noGIF, noMP4 bool, s
 		}
 		sys.AddBody(sh, 1, r3.Vec{}, rigid3d.Identity, r3.Vec{}, r3.Vec{}, b.Fixed)
 	}
-	traj, err := output.ReadLayoutTrajectory(dir, output.Rigid3DLayout)
+	traj, err := rd.trajectory(dir, output.Rigid3DLayout, len(doc.Bodies), stdout)
 	if err != nil {
-		return true, usageError{err}
+		return true, err
 	}
 	if traj.NumBodies != len(doc.Bodies) || len(traj.Frames) == 0 {
 		return true, badInput("%s: %d bodies in %d frames, want %d bodies as in %s", filepath.Join(dir, output.TrajectoryFile), traj.NumBodies, len(traj.Frames), len(doc.Bodies), output.Scene3DFile)

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"impactsim/impact"
 	"impactsim/runner"
@@ -24,6 +26,7 @@ type runConfig struct {
 	vtk      bool
 	quiet    bool
 	strict   bool
+	started  time.Time // when the command began (set-up counts in the wall time)
 }
 
 func parseRun(args []string) (*runConfig, error) {
@@ -108,10 +111,12 @@ func nbgsFlags(fs *flag.FlagSet, law string, eps optFloat, nb *scenario.NBGSOpti
 }
 
 func cmdRun(args []string, stdout, stderr io.Writer) error {
+	started := time.Now()
 	c, err := parseRun(args)
 	if err != nil {
 		return err
 	}
+	c.started = started
 	sys, name, end, err := openScene(c.sceneArg, c.opts, stderr)
 	if err != nil {
 		return err
@@ -135,7 +140,11 @@ func runAndReport(sys runner.System, c *runConfig, stdout, stderr io.Writer) err
 		defer cl.Close()
 	}
 	res, err := runner.Run(sys, runner.Config{Out: c.out, End: c.end, Frames: c.frames, VTK: c.vtk,
-		Quiet: c.quiet, Strict: c.strict, Progress: stderr})
+		Quiet: c.quiet, Strict: c.strict, Progress: stderr, Started: c.started})
+	var ie *runner.InputError
+	if errors.As(err, &ie) {
+		return badInput("run: %s: %v", c.sceneArg, err)
+	}
 	if res != nil {
 		res.Print(stdout)
 		if w := res.Warning(); w != "" {
