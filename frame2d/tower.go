@@ -5,10 +5,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
+
+	"impactsim/bounded"
 )
 
 // Brick is one brick of a tower description.
@@ -81,7 +82,7 @@ func (t *Tower) at(b Brick, err error) error {
 
 // ParseFile reads a tower file (format in the package documentation).
 func ParseFile(path string) (*Tower, error) {
-	fh, err := os.Open(path)
+	fh, err := bounded.OpenText(path, bounded.Small, "tower file")
 	if err != nil {
 		return nil, err
 	}

@@ -3,7 +3,8 @@
 // rendered PNG/GIF/MP4 animations, PNG line plots and a terminal progress
 // bar.
 //
-// The package imports no other impactsim package. It works on its own plain
+// The package imports no other impactsim package but bounded (the size
+// limits of the files it reads). It works on its own plain
 // data types (Scene2D, Trajectory, Series, ...); the command-line glue copies
 // simulation state into them.
 //

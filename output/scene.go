@@ -5,8 +5,9 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"path/filepath"
+
+	"impactsim/bounded"
 )
 
 // File names inside a 2D run directory.
@@ -188,7 +189,7 @@ func WriteScene2D(dir string, s *Scene2D) error {
 // rejected so that typos in hand-written files are reported.
 func ReadScene2D(dir string) (*Scene2D, error) {
 	path := filepath.Join(dir, SceneFile)
-	f, err := os.Open(path)
+	f, err := bounded.OpenText(path, bounded.Text, "scene description")
 	if err != nil {
 		return nil, fmt.Errorf("output: %w", err)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"impactsim/bounded"
 )
 
 // Scene3DFile is the static description of a 3D rigid-body run.
@@ -58,9 +60,12 @@ func WriteScene3D(dir string, s *Scene3D) error {
 // description is an error.
 func ReadScene3D(dir string) (s *Scene3D, ok bool, err error) {
 	path := filepath.Join(dir, Scene3DFile)
-	data, err := os.ReadFile(path)
-	if err != nil {
+	if _, err := os.Stat(path); err != nil {
 		return nil, false, nil
+	}
+	data, err := bounded.ReadTextFile(path, bounded.Text, "scene description")
+	if err != nil {
+		return nil, true, fmt.Errorf("output: %w", err)
 	}
 	s = &Scene3D{}
 	if err := json.Unmarshal(data, s); err != nil || s.Kind != "rigid3d" {

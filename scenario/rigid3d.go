@@ -3,12 +3,12 @@ package scenario
 import (
 	"fmt"
 	"math"
-	"os"
 	"strings"
 
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"impactsim/bouncemap"
+	"impactsim/bounded"
 	"impactsim/impact"
 	"impactsim/rigid3d"
 	"impactsim/scene"
@@ -118,7 +118,7 @@ type meshGeo struct {
 // loadBodyMap reads the bounce map of a scene's <bounce_map> element and
 // places it in the mesh's body frame.
 func loadBodyMap(bm *scene.BounceMap3D, mg *meshGeo, meshFile string) (*bouncemap.BodyMap, error) {
-	f, err := os.Open(bm.File)
+	f, err := bounded.Open(bm.File, bounded.Text, "Bounce Map file")
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +149,7 @@ func loadMesh(path string) (*meshGeo, error) {
 			return nil, err
 		}
 	} else {
-		f, err := os.Open(path)
+		f, err := bounded.OpenText(path, bounded.Text, "OBJ mesh")
 		if err != nil {
 			return nil, err
 		}

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"impactsim/bounded"
 )
 
 // Error is a problem in a scene file: File:Line: Msg. Line is 0 when the
@@ -27,12 +29,9 @@ func (e *Error) Error() string {
 	return fmt.Sprintf("%s: %s", e.File, e.Msg)
 }
 
-// Maximum input size and element nesting the reader accepts; real scenes are
-// far smaller and shallower.
-const (
-	maxSceneBytes = 256 << 20
-	maxDepth      = 32
-)
+// Maximum element nesting the reader accepts (real scenes are far
+// shallower); the input size is bounded.Text.
+const maxDepth = 32
 
 // LoadBall2D reads the SCISim ball2d scene file at path.
 func LoadBall2D(path string) (*Ball2DScene, error) {
@@ -64,7 +63,7 @@ type elem struct {
 }
 
 func parseTree(r io.Reader, src string) (*elem, error) {
-	d := xml.NewDecoder(io.LimitReader(r, maxSceneBytes))
+	d := xml.NewDecoder(bounded.TextReader(r, src, bounded.Text, "scene file"))
 	d.Strict = true
 	var root *elem
 	var stack []*elem
@@ -76,6 +75,11 @@ func parseTree(r io.Reader, src string) (*elem, error) {
 		}
 		if err != nil {
 			var se *xml.SyntaxError
+			var tl *bounded.TooLargeError
+			var be *bounded.BinaryError
+			if errors.As(err, &tl) || errors.As(err, &be) {
+				return nil, err
+			}
 			if errors.As(err, &se) {
 				return nil, &Error{src, se.Line, "malformed XML: " + se.Msg}
 			}

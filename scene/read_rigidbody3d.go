@@ -1,13 +1,14 @@
 package scene
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
 	"strings"
+
+	"impactsim/bounded"
 )
 
 // LoadRigidBody3D reads the SCISim rigidbody3d scene file at path.
@@ -19,11 +20,12 @@ func LoadRigidBody3D(path string) (*RigidBody3DScene, error) {
 // path ("" and an error if it cannot be read), so that callers can dispatch
 // between ball2d and rigidbody3d scenes.
 func RootElement(path string) (string, error) {
-	data, err := os.ReadFile(path)
+	f, err := bounded.Open(path, bounded.Text, "scene file")
 	if err != nil {
 		return "", err
 	}
-	root, err := parseTree(bytes.NewReader(data), path)
+	defer f.Close()
+	root, err := parseTree(f, path)
 	if err != nil {
 		return "", err
 	}

@@ -1,10 +1,10 @@
 package scene
 
 import (
-	"bytes"
 	"io"
-	"os"
 	"strings"
+
+	"impactsim/bounded"
 )
 
 // sceneWalk is the structure every SCISim scene file shares, read the same
@@ -117,11 +117,12 @@ func (rd *reader) conflict(found map[string]*elem) {
 // loadFile reads the scene file at path with read (which names the file in
 // its errors).
 func loadFile[T any](path string, read func(io.Reader, string) (*T, error)) (*T, error) {
-	data, err := os.ReadFile(path)
+	f, err := bounded.Open(path, bounded.Text, "scene file")
 	if err != nil {
 		return nil, err
 	}
-	return read(bytes.NewReader(data), path)
+	defer f.Close()
+	return read(f, path)
 }
 
 // readWith parses r into an element tree and builds the scene from its

@@ -14,6 +14,7 @@ import (
 	"go.starlark.net/starlarkstruct"
 	"go.starlark.net/syntax"
 
+	"impactsim/bounded"
 	"impactsim/mech"
 	"impactsim/sim"
 )
@@ -101,7 +102,7 @@ var fileOptions = &syntax.FileOptions{Set: true, While: true, TopLevelControl: t
 // predeclared modules and runs its top level.
 func load(path string, b *binding) (*Program, error) {
 	name := filepath.Base(path)
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadTextFile(path, bounded.Small, "scene script")
 	if err != nil {
 		return nil, fmt.Errorf("script %s: %w", name, err)
 	}

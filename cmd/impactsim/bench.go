@@ -48,10 +48,10 @@ func (m *minAvgMax) avg() float64 {
 // al. 2012 with per-step timings in the table's layout.
 func cmdBenchDrum(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench drum")
-	n := fs.Int("n", 1000, "number of balls")
+	n := countMemory(fs, "n", 1000, 1, 1<<40, 900, "ball", "number of balls")
 	mode := fs.String("mode", "drop", "`drop|gas`: from rest under gravity, or random unit velocities")
-	steps := fs.Int("steps", 1000, "number of steps")
-	from := fs.Int("from", 0, "first step to include in the statistics")
+	steps := count(fs, "steps", 1000, 1, 1e9, "number of steps")
+	from := count(fs, "from", 0, 0, 1e9, "first step to include in the statistics")
 	op := fs.String("operator", "gr", "impact operator, or a comma-separated list run one after the other on the same scene (one table row each)")
 	solver := fs.String("solver", "", "QP solver: `auto|dense|sparse|interior`")
 	cor := fs.Float64("cor", 1, "coefficient of restitution of every contact (Table 2 of the paper: 1)")
@@ -59,7 +59,7 @@ func cmdBenchDrum(args []string, stdout, stderr io.Writer) error {
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
 	memprofile := fs.String("memprofile", "", "write a heap profile (go tool pprof) at the end of the run to this file")
-	workers := fs.Int("workers", 0, "goroutines of the step loop (0: GOMAXPROCS); results do not depend on it")
+	workers := count(fs, "workers", 0, 0, maxWorkers, "goroutines of the step loop (0: GOMAXPROCS); results do not depend on it")
 	csvPath := fs.String("csv", "", "write one line per step (timings, constraints, iterations, largest island and its solver) to this file as the run goes, so a long run can be measured in part")
 	savePath := fs.String("save-state", "", "write the state (step, t, q, v, bit for bit) after the steps of --save-at to this file, with _STEP inserted before its extension")
 	saveAt := fs.String("save-at", "", "comma-separated step numbers at which --save-state writes")

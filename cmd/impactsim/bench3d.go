@@ -33,9 +33,9 @@ func (t *timedFriction) Resolve(p *mech.Problem, lambda, beta []float64) (mech.S
 func cmdBenchPile(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench pile")
 	kind := fs.String("kind", "box", "body kind: `box|mesh` (mesh: a torus of 1,040 triangles)")
-	n := fs.Int("n", 1000, "number of bodies")
-	steps := fs.Int("steps", 300, "number of steps")
-	from := fs.Int("from", 0, "first step to include in the statistics")
+	n := count(fs, "n", 1000, 1, 1e6, "number of bodies")
+	steps := count(fs, "steps", 300, 1, 1e9, "number of steps")
+	from := count(fs, "from", 0, 0, 1e9, "first step to include in the statistics")
 	op := fs.String("operator", "gr", "impact operator")
 	solver := fs.String("solver", "", "QP solver: `auto|dense|sparse|interior`")
 	cor := fs.Float64("cor", 0.5, "coefficient of restitution")

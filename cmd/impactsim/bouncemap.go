@@ -22,6 +22,7 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"impactsim/bouncemap"
+	"impactsim/bounded"
 	"impactsim/fem"
 	"impactsim/output"
 	"impactsim/par"
@@ -31,7 +32,7 @@ import (
 
 // readSurface reads a closed OBJ surface; a problem is bad input.
 func readSurface(path string) ([]r3.Vec, [][3]int, error) {
-	f, err := os.Open(path)
+	f, err := bounded.OpenText(path, bounded.Text, "OBJ mesh")
 	if err != nil {
 		return nil, nil, usageError{err}
 	}
@@ -48,9 +49,9 @@ func readSurface(path string) ([]r3.Vec, [][3]int, error) {
 
 func bouncemapBuild(args []string, stdout, stderr io.Writer) error {
 	fl := newFlags("bouncemap build")
-	modes := fl.Int("modes", 45, "number of lowest elastic modes")
+	modes := count(fl, "modes", 45, 1, 2000, "number of lowest elastic modes")
 	out := fl.String("out", "", "`MAP` file to write (default out/NAME.bmap)")
-	cells := fl.Int("cells", 30, "lattice cells along the longest side of the tetrahedral mesh (2..400)")
+	cells := count(fl, "cells", 30, 2, 400, "lattice cells along the longest side of the tetrahedral mesh")
 	tets := fl.String("tets", "", "read the tetrahedral mesh from this TetGen `FILE.node` (and .ele) instead of meshing")
 	sharp := fl.Bool("sharp", false, "also analyse sharp edges and vertex cones")
 	method := fl.String("method", "exact", "restitution analysis: `exact|alg1`, the exact small-speed analysis or (the paper's Algorithm 1)")
@@ -59,7 +60,7 @@ func bouncemapBuild(args []string, stdout, stderr io.Writer) error {
 	rho := fl.Float64("rho", bouncemap.Steel.Density, "density (kg/m³)")
 	young := fl.Float64("young", bouncemap.Steel.Young, "Young's modulus (Pa)")
 	poisson := fl.Float64("poisson", bouncemap.Steel.Poisson, "Poisson's ratio")
-	workers := fl.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
+	workers := count(fl, "workers", 0, 0, maxWorkers, "goroutines (0: GOMAXPROCS)")
 	writeTets := fl.String("write-tets", "", "also write the tetrahedral mesh as PREFIX.node and PREFIX.ele")
 	quiet := fl.Bool("quiet", false, "no progress output")
 	pos, err := parse(fl, args)
@@ -71,18 +72,12 @@ func bouncemapBuild(args []string, stdout, stderr io.Writer) error {
 	}
 	mat := fem.Material{Density: *rho, Young: *young, Poisson: *poisson}
 	switch {
-	case *modes < 1 || *modes > 2000:
-		return badInput("bouncemap build: --modes %d, expected 1..2000", *modes)
-	case *cells < 2 || *cells > 400:
-		return badInput("bouncemap build: --cells %d, expected 2..400", *cells)
 	case *method != "exact" && *method != "alg1":
 		return badInput("bouncemap build: --method %q, expected exact or alg1", *method)
 	case !(*dtFactor > 0 && *dtFactor <= bouncemap.MaxOmegaDt):
 		return badInput("bouncemap build: --dt-factor %v, expected 0 < ω_m·Δt ≤ %v", *dtFactor, bouncemap.MaxOmegaDt)
 	case !(*scale > 0) || math.IsInf(*scale, 0):
 		return badInput("bouncemap build: --scale %v, expected a finite positive length (metres per OBJ unit)", *scale)
-	case *workers < 0:
-		return badInput("bouncemap build: --workers %d, expected ≥ 0", *workers)
 	}
 	if err := mat.Validate(); err != nil {
 		return badInput("bouncemap build: %v", err)
@@ -188,12 +183,12 @@ func bouncemapBuild(args []string, stdout, stderr io.Writer) error {
 func readTetGen(nodePath string) (*tetmesh.Mesh, error) {
 	base := strings.TrimSuffix(nodePath, filepath.Ext(nodePath))
 	elePath := base + ".ele"
-	nf, err := os.Open(nodePath)
+	nf, err := bounded.OpenText(nodePath, bounded.Text, "TetGen node file")
 	if err != nil {
 		return nil, usageError{err}
 	}
 	defer nf.Close()
-	ef, err := os.Open(elePath)
+	ef, err := bounded.OpenText(elePath, bounded.Text, "TetGen element file")
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -224,7 +219,7 @@ func writeTetGenFiles(prefix string, m *tetmesh.Mesh, scale float64) error {
 
 // loadMap reads a map file; a problem is bad input.
 func loadMap(path string) (*bouncemap.Map, error) {
-	f, err := os.Open(path)
+	f, err := bounded.Open(path, bounded.Text, "Bounce Map file")
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -240,17 +235,14 @@ func bouncemapShow(args []string, stdout, stderr io.Writer) error {
 	fl := newFlags("bouncemap show")
 	meshFlag := fl.String("mesh", "", "the surface (OBJ) the map was built from (default: the one the map names)")
 	out := fl.String("out", "", "output directory (default MAP_show)")
-	width := fl.Int("width", 480, "image width in pixels per view (64..4096)")
-	height := fl.Int("height", 400, "image height in pixels per view (64..4096)")
+	width := count(fl, "width", 480, 64, 4096, "image width in pixels per view")
+	height := count(fl, "height", 400, 64, 4096, "image height in pixels per view")
 	pos, err := parse(fl, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 1 {
 		return badInput("bouncemap show: expected one map file, got %d arguments", len(pos))
-	}
-	if *width < 64 || *height < 64 || *width > 4096 || *height > 4096 {
-		return badInput("bouncemap show: --width/--height %d×%d, expected 64..4096", *width, *height)
 	}
 	mapPath := pos[0]
 	mp, err := loadMap(mapPath)
@@ -408,26 +400,18 @@ func pngDecode(r io.Reader) (image.Image, error) { return png.Decode(r) }
 
 func bouncemapCombiners(args []string, stdout, stderr io.Writer) error {
 	fl := newFlags("bouncemap combiners")
-	n := fl.Int("n", 200, "sites per shape, spread evenly in ε; all N² pairs are collided (2..2000)")
-	modes := fl.Int("modes", 45, "number of lowest elastic modes")
-	cells := fl.Int("cells", 24, "lattice cells along the longest side (4..400)")
+	n := count(fl, "n", 200, 2, 2000, "sites per shape, spread evenly in ε; all N² pairs are collided")
+	modes := count(fl, "modes", 45, 1, 2000, "number of lowest elastic modes")
+	cells := count(fl, "cells", 24, 4, 400, "lattice cells along the longest side")
 	bunny := fl.String("bunny", "../shared/meshes/bunny.obj", "the bunny's OBJ surface")
 	out := fl.String("out", "out/combiners", "output directory")
-	workers := fl.Int("workers", 0, "goroutines (0: GOMAXPROCS)")
+	workers := count(fl, "workers", 0, 0, maxWorkers, "goroutines (0: GOMAXPROCS)")
 	pos, err := parse(fl, args)
 	if err != nil {
 		return err
 	}
 	if len(pos) != 0 {
 		return badInput("bouncemap combiners: unexpected arguments %v", pos)
-	}
-	switch {
-	case *n < 2 || *n > 2000:
-		return badInput("bouncemap combiners: --n %d, expected 2..2000", *n)
-	case *modes < 1 || *modes > 2000:
-		return badInput("bouncemap combiners: --modes %d, expected 1..2000", *modes)
-	case *cells < 4 || *cells > 400:
-		return badInput("bouncemap combiners: --cells %d, expected 4..400", *cells)
 	}
 	type shape struct {
 		name   string

@@ -69,7 +69,7 @@ func TestBouncemapBuildShow(t *testing.T) {
 		want string
 	}{
 		{[]string{"bouncemap", "build", teapot, "--quiet"}, "teapot.obj: mesh is not closed and consistently oriented: edge"},
-		{[]string{"bouncemap", "build", obj, "--modes", "0"}, "--modes 0"},
+		{[]string{"bouncemap", "build", obj, "--modes", "0"}, "--modes: expected an integer from 1 to 2000, got \"0\""},
 		{[]string{"bouncemap", "build", obj, "--method", "rk4"}, "--method"},
 		{[]string{"bouncemap", "build", obj, "--poisson", "0.5"}, "Poisson"},
 		{[]string{"bouncemap", "build", obj, "--tets", badNode, "--quiet"}, "bad.ele: tetrahedron 1 (vertices 1 2 3 4) has volume 0"},

@@ -211,9 +211,9 @@ func cmdChain(args []string, stdout, _ io.Writer) error {
 func cmdCradleDisturb(args []string, stdout, _ io.Writer) error {
 	fs := newFlags("cradle-disturb")
 	epsStr := fs.String("eps", "1e-8:1e-2", "decade range `LO:HI` of disturbance sizes ε (relative to v0)")
-	perDecade := fs.Int("per-decade", 2, "values of ε per decade")
-	n := fs.Int("n", 5, "number of balls")
-	samples := fs.Int("samples", 50, "random disturbances per ε")
+	perDecade := count(fs, "per-decade", 2, 1, 1000, "values of ε per decade")
+	n := count(fs, "n", 5, 2, 10000, "number of balls")
+	samples := count(fs, "samples", 50, 1, 1e7, "random disturbances per ε")
 	seed := fs.Int64("seed", 1, "random seed")
 	ops := fs.String("operators", "qce,gr", "comma-separated impact operators")
 	out := fs.String("out", "out/cradle-disturb", "output directory")

@@ -32,6 +32,14 @@ func TestEveryCommandHelp(t *testing.T) {
 			t.Errorf("top-level usage lacks %q", c.name)
 		}
 		fs.VisitAll(func(f *flag.Flag) {
+			if g, ok := f.Value.(flag.Getter); ok {
+				switch g.Get().(type) {
+				case int, int64, uint, uint64:
+					if f.Name != "seed" {
+						t.Errorf("%s --%s: an unbounded integer flag; define it with count or countVar (the range it accepts)", c.name, f.Name)
+					}
+				}
+			}
 			if strings.TrimSpace(f.Usage) == "" {
 				t.Errorf("%s --%s: no usage text", c.name, f.Name)
 			}

@@ -69,7 +69,7 @@ func cmdAcademic(args []string, stdout, stderr io.Writer) error {
 // maximum-dissipation law and the Coulomb-like model — against μ*(θ).
 func cmdPainleve(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("painleve")
-	nTheta := fs.Int("theta", 180, "number of angles θ in (0, π/2)")
+	nTheta := count(fs, "theta", 180, 1, 100000, "number of angles θ in (0, π/2)")
 	muStr := fs.String("mu", "0:4:160", "friction coefficients `LO:HI:N`")
 	out := fs.String("out", filepath.Join("out", "painleve"), "output directory")
 	if _, err := parse(fs, args); err != nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"impactsim/bounded"
 	"impactsim/output"
 	"impactsim/runner"
 )
@@ -17,10 +18,10 @@ func cmdRender(args []string, stdout, _ io.Writer) error {
 	var o output.RenderOptions
 	var noMP4, noGIF, noPNG, speed bool
 	fs.StringVar(&o.Dir, "out", "", "directory for the frames and animations (default DIR/render)")
-	fs.IntVar(&o.Width, "width", 800, "image width in pixels")
-	fs.IntVar(&o.Height, "height", 600, "image height in pixels")
-	fs.IntVar(&o.Stride, "stride", 1, "render every K-th saved frame")
-	fs.IntVar(&o.MaxFrames, "max-frames", 300, "render at most N frames (raises the stride)")
+	countVar(fs, &o.Width, "width", 800, 16, 16384, "image width in pixels")
+	countVar(fs, &o.Height, "height", 600, 16, 16384, "image height in pixels")
+	countVar(fs, &o.Stride, "stride", 1, 1, 1e9, "render every K-th saved frame")
+	countVar(fs, &o.MaxFrames, "max-frames", 300, 0, 1e6, "render at most N frames (raises the stride; 0: no limit)")
 	fs.Float64Var(&o.FPS, "fps", 25, "frames per second of the animation")
 	fs.BoolVar(&noMP4, "no-mp4", false, "skip the MP4 (written when ffmpeg is on PATH)")
 	fs.BoolVar(&noGIF, "no-gif", false, "skip the GIF")
@@ -116,7 +117,7 @@ func readRunDir(dir string) (runDir, error) {
 		Status string `json:"status"`
 	}
 	path := filepath.Join(dir, output.SummaryFile)
-	data, err := os.ReadFile(path)
+	data, err := bounded.ReadTextFile(path, bounded.Small, "run summary")
 	if errors.Is(err, os.ErrNotExist) {
 		if _, err := os.Stat(dir); err != nil {
 			return runDir{}, usageError{err}

@@ -39,10 +39,10 @@ func parseRun(args []string) (*runConfig, error) {
 	fs.Var(&mu, "mu", "friction coefficient")
 	fs.StringVar(&c.opts.Solver, "solver", "", "QP solver: `auto|dense|sparse|interior`")
 	fs.StringVar(&c.out, "out", "", "output directory (default out/NAME)")
-	fs.IntVar(&c.frames, "frames", 500, "number of trajectory frames to save")
+	countVar(fs, &c.frames, "frames", 500, 1, 1e9, "number of trajectory frames to save")
 	fs.BoolVar(&c.vtk, "vtk", false, "also write VTK (.vtp + .pvd) for ParaView")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
-	fs.IntVar(&c.opts.MaxIter, "max-iter", 0, "operator iteration cap (default 100000)")
+	countVar(fs, &c.opts.MaxIter, "max-iter", 0, 0, 1e9, "operator iteration cap (default 100000)")
 	fs.BoolVar(&c.strict, "strict", false, "stop at a step whose contact law reaches its iteration cap (default: record it and go on)")
 	var law string
 	var eps optFloat
@@ -50,7 +50,7 @@ func parseRun(args []string) (*runConfig, error) {
 	fs.StringVar(&law, "law", "", "`nbgs-maxdiss|nbgs-coulomb`: Preclik et al.'s impulse-velocity time stepping with non-linear block Gauss–Seidel (3D; --max-iter caps the sweeps)")
 	fs.Var(&eps, "epsilon", "nbgs: error reduction `E` in [0, 1) of the gap term")
 	fs.Float64Var(&nb.Tol, "tol", 0, "nbgs: tolerance (> 0) on the largest change of a contact's relative velocity in a sweep (m/s)")
-	fs.IntVar(&nb.Domains, "domains", 0, "nbgs: domains of the Gauss–Seidel/weighted-Jacobi blend (≥ 1; 1: plain Gauss–Seidel)")
+	countVar(fs, &nb.Domains, "domains", 0, 0, 1e6, "nbgs: domains of the Gauss–Seidel/weighted-Jacobi blend (≥ 1; 1: plain Gauss–Seidel)")
 	fs.Float64Var(&nb.Relax, "relax", 0, "nbgs: relaxation ω in (0, 1] of the Jacobi exchange between domains")
 	pos, err := parse(fs, args)
 	if err != nil {
