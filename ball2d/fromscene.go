@@ -90,6 +90,28 @@ func sceneError(sc *scene.Ball2DScene, err error, planeIdx []int) error {
 	case "ball":
 		b := sc.Balls[fe.Index]
 		e.Line = b.Line
+		if fe.Wall != "" {
+			el, line, verb := "static_plane", 0, "penetrates"
+			if fe.Wall == "plane" && fe.WallIndex < len(planeIdx) {
+				line = sc.Planes[planeIdx[fe.WallIndex]].Line
+			}
+			if fe.Wall == "drum" {
+				el, verb = "static_drum", "reaches out of"
+				if fe.WallIndex < len(sc.Drums) {
+					line = sc.Drums[fe.WallIndex].Line
+				}
+			}
+			where := fmt.Sprintf("the %s on line %d", el, line)
+			if line == 0 {
+				where = fmt.Sprintf("%s %d", el, fe.WallIndex)
+			}
+			prefix := "ball attribute \"x\""
+			if b.Line == 0 {
+				prefix = fmt.Sprintf("ball %d attribute \"x\"", fe.Index)
+			}
+			e.Msg = fmt.Sprintf("%s: %s %s by %.6g, %s", prefix, verb, where, fe.Value, fe.Want)
+			return e
+		}
 		if fe.Other >= 0 {
 			o := sc.Balls[fe.Other]
 			where := fmt.Sprintf("ball %d", fe.Other)

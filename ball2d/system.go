@@ -146,9 +146,16 @@ type FieldError struct {
 	// Other is the second ball of an overlap (-1 otherwise); Value is then
 	// the overlap depth.
 	Other int
+	// Wall is "plane" or "drum" for a ball that penetrates (or lies
+	// outside) static plane or drum WallIndex; Value is then the depth.
+	Wall      string
+	WallIndex int
 }
 
 func (e *FieldError) Error() string {
+	if e.Wall != "" {
+		return fmt.Sprintf("ball2d: ball %d field %s: penetrates %s %d by %.6g, %s", e.Index, e.Field, e.Wall, e.WallIndex, e.Value, e.Want)
+	}
 	if e.Other >= 0 {
 		return fmt.Sprintf("ball2d: ball %d field %s: overlaps ball %d by %.6g, %s", e.Index, e.Field, e.Other, e.Value, e.Want)
 	}
@@ -162,9 +169,10 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 
 // Validate checks shapes and values: finite positions and velocities,
 // positive finite masses and radii, unit plane normals, positive drum radii,
-// a positive time step, 0 ≤ CoR ≤ 1, finite μ ≥ 0, and no two balls
-// overlapping by more than OverlapTol·(rᵢ + rⱼ). Value errors are
-// *FieldError.
+// a positive time step, 0 ≤ CoR ≤ 1, finite μ ≥ 0, no free ball penetrating a
+// static plane or reaching out of its drum (a ball larger than its drum)
+// by more than OverlapTol·2r, and no two balls overlapping by more than
+// OverlapTol·(rᵢ + rⱼ). Value errors are *FieldError.
 func (s *System) Validate() error {
 	n := len(s.M)
 	if len(s.Q) != 2*n || len(s.V) != 2*n || len(s.R) != n || len(s.Fixed) != n {
@@ -242,6 +250,27 @@ func (s *System) Validate() error {
 		}
 		if !finite(d.R) || d.R <= 0 {
 			return &FieldError{Kind: "drum", Index: i, Field: "r", Value: d.R, Want: "a positive finite radius", Other: -1}
+		}
+	}
+	// a ball inside a wall (or behind it), or not inside its drum (or
+	// larger than it), by more than the overlap tolerance
+	for i := 0; i < n; i++ {
+		if s.Fixed[i] { // never moves: no contact with walls
+			continue
+		}
+		x, r := pos(s.Q, i), s.R[i]
+		tol := OverlapTol * 2 * r
+		for k, pl := range s.Planes {
+			if d := r - (pl.N[0]*(x[0]-pl.P[0]) + pl.N[1]*(x[1]-pl.P[1])); d > tol {
+				return &FieldError{Kind: "ball", Index: i, Field: "x", Value: d, Other: -1, Wall: "plane", WallIndex: k,
+					Want: fmt.Sprintf("more than the tolerance %g·2r = %.6g", OverlapTol, tol)}
+			}
+		}
+		for k, dr := range s.Drums {
+			if d := math.Hypot(x[0]-dr.C[0], x[1]-dr.C[1]) - (dr.R - r); d > tol {
+				return &FieldError{Kind: "ball", Index: i, Field: "x", Value: d, Other: -1, Wall: "drum", WallIndex: k,
+					Want: fmt.Sprintf("more than the tolerance %g·2r = %.6g", OverlapTol, tol)}
+			}
 		}
 	}
 	if i, j, depth := s.det.firstOverlap(s); i >= 0 {

@@ -361,41 +361,10 @@ func (d *detector) boxBox(s *System, q0, q1 []float64, i, j int) {
 	t := r3.Sub(B.c, A.c)
 	scale := math.Max(r3.Norm(s.Shapes[i].Half), r3.Norm(s.Shapes[j].Half))
 	tol := 1e-9 * scale
-	bestFace, bestFaceSep := -1, math.Inf(-1)
-	for k := 0; k < 6; k++ {
-		var l r3.Vec
-		if k < 3 {
-			l = A.ax[k]
-		} else {
-			l = B.ax[k-3]
-		}
-		sep := math.Abs(r3.Dot(t, l)) - (A.radius(l) + B.radius(l))
-		if sep > tol {
-			return
-		}
-		if sep > bestFaceSep+tol {
-			bestFace, bestFaceSep = k, sep
-		}
-	}
 	var edgeSep [9]float64
-	bestEdge, bestEdgeSep := -1, math.Inf(-1)
-	for a := 0; a < 3; a++ {
-		for b := 0; b < 3; b++ {
-			l := r3.Cross(A.ax[a], B.ax[b])
-			ln := r3.Norm(l)
-			if ln < 1e-6 {
-				continue
-			}
-			l = r3.Scale(1/ln, l)
-			sep := math.Abs(r3.Dot(t, l)) - (A.radius(l) + B.radius(l))
-			if sep > tol {
-				return
-			}
-			edgeSep[3*a+b] = sep
-			if sep > bestEdgeSep+tol {
-				bestEdge, bestEdgeSep = 3*a+b, sep
-			}
-		}
+	bestFace, bestFaceSep, bestEdge, bestEdgeSep, ok := boxSeparations(&A, &B, tol, &edgeSep)
+	if !ok {
+		return
 	}
 	// edge only if its penetration depth is below the face's by more than
 	// 5% (never for touching boxes)
@@ -479,6 +448,53 @@ func (d *detector) boxBox(s *System, q0, q1 []float64, i, j int) {
 		}
 		d.add(c)
 	}
+}
+
+// boxSeparations returns the separations of boxes A and B along their
+// face axes (0–2 A's, 3–5 B's) and the nine edge–edge axes (into
+// edgeSep, 3a+b for A's edge a and B's edge b; parallel edges skipped):
+// the best (largest, ties within tol to the first) of each kind. ok is
+// false, and the search stops, at the first axis separating them by more
+// than tol. The penetration depth of overlapping boxes is
+// −max(bestFaceSep, bestEdgeSep).
+func boxSeparations(A, B *obb, tol float64, edgeSep *[9]float64) (bestFace int, bestFaceSep float64, bestEdge int, bestEdgeSep float64, ok bool) {
+	t := r3.Sub(B.c, A.c)
+	bestFace, bestFaceSep = -1, math.Inf(-1)
+	for k := 0; k < 6; k++ {
+		var l r3.Vec
+		if k < 3 {
+			l = A.ax[k]
+		} else {
+			l = B.ax[k-3]
+		}
+		sep := math.Abs(r3.Dot(t, l)) - (A.radius(l) + B.radius(l))
+		if sep > tol {
+			return
+		}
+		if sep > bestFaceSep+tol {
+			bestFace, bestFaceSep = k, sep
+		}
+	}
+	bestEdge, bestEdgeSep = -1, math.Inf(-1)
+	for a := 0; a < 3; a++ {
+		for b := 0; b < 3; b++ {
+			l := r3.Cross(A.ax[a], B.ax[b])
+			ln := r3.Norm(l)
+			if ln < 1e-6 {
+				continue
+			}
+			l = r3.Scale(1/ln, l)
+			sep := math.Abs(r3.Dot(t, l)) - (A.radius(l) + B.radius(l))
+			if sep > tol {
+				return
+			}
+			edgeSep[3*a+b] = sep
+			if sep > bestEdgeSep+tol {
+				bestEdge, bestEdgeSep = 3*a+b, sep
+			}
+		}
+	}
+	return bestFace, bestFaceSep, bestEdge, bestEdgeSep, true
 }
 
 // faceContacts clips the incident face of inc (the face most opposed to

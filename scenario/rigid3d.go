@@ -193,6 +193,9 @@ func newRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkOverlaps3D(sys, sc, sc.Source); err != nil {
+		return nil, err
+	}
 	r := &Rigid3D{Scene: sc, Source: sc.Source, Sys: sys}
 	if opt.NBGS != nil && !opt.NBGS.Select && sc.Friction.Kind != "nbgs" {
 		return nil, fmt.Errorf("options --epsilon, --tol, --domains and --relax set the nbgs law: pass --law nbgs-maxdiss or nbgs-coulomb, or use a scene with <nbgs_friction_solver>")
@@ -260,6 +263,9 @@ func NewRigid3DSystem(sys *rigid3d.System, dt float64, source, defaultOp string,
 	}
 	if err := sys.Validate(); err != nil {
 		return nil, fmt.Errorf("%s: %w", source, err)
+	}
+	if err := checkOverlaps3D(sys, nil, source); err != nil {
+		return nil, err
 	}
 	name := opt.Operator
 	if name == "" {
