@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 )
@@ -105,4 +106,36 @@ func writeFileAtomic(path string, data []byte) error {
 		return fmt.Errorf("output: writing %s: %w", path, err)
 	}
 	return a.Close()
+}
+
+// WriteAtomic writes path through write into path+".tmp", renamed to path
+// when write and the flush succeed (large files written as they are
+// produced: state files); on any error nothing is left at path.
+func WriteAtomic(path string, write func(w io.Writer) error) error {
+	a, err := createAtomic(path, false)
+	if err != nil {
+		return err
+	}
+	if err := write(a); err != nil {
+		a.Abort()
+		return fmt.Errorf("output: writing %s: %w", path, err)
+	}
+	return a.Close()
+}
+
+// CheckWritable reports whether a file can be created at path (its
+// directory exists, or can be made, and takes files), by creating and
+// removing a temporary file beside it: a run checks where it will save
+// before its first step, not when the save is due hours later.
+func CheckWritable(path string) error {
+	dir := filepath.Dir(path)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	f, err := os.CreateTemp(dir, filepath.Base(path)+".*.check")
+	if err != nil {
+		return fmt.Errorf("output: cannot write %s: %w", path, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }

@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"impactsim/impact"
+	"impactsim/output"
 	"impactsim/scenario"
 	"impactsim/scene"
 	"impactsim/sim"
@@ -57,13 +58,13 @@ func cmdBenchDrum(args []string, stdout, stderr io.Writer) error {
 	cor := fs.Float64("cor", 1, "coefficient of restitution of every contact (Table 2 of the paper: 1)")
 	warm := fs.Bool("warm-start", false, "start island solves from the contacts' impulses at the previous two steps")
 	quiet := fs.Bool("quiet", false, "no progress bar")
-	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
-	memprofile := fs.String("memprofile", "", "write a heap profile (go tool pprof) at the end of the run to this file")
+	cpuprofile := outFile(fs, "cpuprofile", "write a CPU profile (go tool pprof) to this file")
+	memprofile := outFile(fs, "memprofile", "write a heap profile (go tool pprof) at the end of the run to this file")
 	workers := count(fs, "workers", 0, 0, maxWorkers, "goroutines of the step loop (0: GOMAXPROCS); results do not depend on it")
-	csvPath := fs.String("csv", "", "write one line per step (timings, constraints, iterations, largest island and its solver) to this file as the run goes, so a long run can be measured in part")
-	savePath := fs.String("save-state", "", "write the state (step, t, q, v, bit for bit) after the steps of --save-at to this file, with _STEP inserted before its extension")
+	csvPath := outFile(fs, "csv", "write one line per step (timings, constraints, iterations, largest island and its solver) to this file as the run goes, so a long run can be measured in part")
+	savePath := outFile(fs, "save-state", "write the state (step, t, q, v, bit for bit) after the steps of --save-at to this file, with _STEP inserted before its extension")
 	saveAt := fs.String("save-at", "", "comma-separated step numbers at which --save-state writes")
-	resume := fs.String("resume", "", "start from a state written by --save-state for the same --n and --mode (--steps and --from count from step 0, not from the resumed step)")
+	resume := inFile(fs, "resume", "start from a state written by --save-state for the same --n and --mode (--steps and --from count from step 0, not from the resumed step)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -86,6 +87,17 @@ func cmdBenchDrum(args []string, stdout, stderr io.Writer) error {
 	}
 	if (len(saves) > 0) != (*savePath != "") {
 		return badInput("bench drum: --save-state and --save-at go together")
+	}
+	for _, k := range saves {
+		if k > *steps {
+			return badInput("bench drum: --save-at %d is beyond --steps %d: no state would be written", k, *steps)
+		}
+	}
+	if len(saves) > 0 {
+		// where the states go is checked now, not when the first is due
+		if err := output.CheckWritable(stepPath(*savePath, saves[0])); err != nil {
+			return usageError{fmt.Errorf("bench drum: --save-state: %w", err)}
+		}
 	}
 	if os.Getenv("GOGC") == "" {
 		// The step loop allocates nothing in steady state, so collections
@@ -187,6 +199,11 @@ func benchDrumRun(c drumRun, stderr io.Writer) (benchRow, string, error) {
 		if st.N >= c.steps {
 			return row, "", badInput("bench drum: %s: the state is at step %d, --steps %d leaves nothing to run", c.resume, st.N, c.steps)
 		}
+		for _, k := range c.saveAt {
+			if k <= st.N {
+				return row, "", badInput("bench drum: --save-at %d is not after the resumed step %d: no state would be written", k, st.N)
+			}
+		}
 	}
 	first := st.N
 	var perStep *stepLog
@@ -272,20 +289,8 @@ func stepPath(path string, step int) string {
 // writeState writes the stepper's state to path through a temporary file
 // renamed into place, so a stopped run never leaves half a state file.
 func writeState(st *sim.Stepper, path, tag string) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return usageError{fmt.Errorf("bench drum: --save-state: %w", err)}
-	}
-	err = st.WriteState(tmp, tag)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), path)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("bench drum: writing %s: %w", path, err)
+	if err := output.WriteAtomic(path, func(w io.Writer) error { return st.WriteState(w, tag) }); err != nil {
+		return fmt.Errorf("bench drum: --save-state: %w", err)
 	}
 	return nil
 }
@@ -305,7 +310,7 @@ func readState(st *sim.Stepper, path, tag string) error {
 
 // writeHeapProfile writes the in-use heap (after a collection) to path.
 func writeHeapProfile(path string) error {
-	f, err := os.Create(path)
+	f, err := createFile(path)
 	if err != nil {
 		return usageError{err}
 	}
@@ -325,7 +330,7 @@ type stepLog struct {
 }
 
 func newStepLog(path string) (*stepLog, error) {
-	f, err := os.Create(path)
+	f, err := createFile(path)
 	if err != nil {
 		return nil, err
 	}

@@ -42,7 +42,7 @@ func cmdBenchPile(args []string, stdout, stderr io.Writer) error {
 	mu := fs.Float64("mu", 0, "friction coefficient (> 0 adds maximal-dissipation friction)")
 	seed := fs.Uint64("seed", 1, "random seed of the initial jitter and orientations")
 	quiet := fs.Bool("quiet", false, "no progress bar")
-	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
+	cpuprofile := outFile(fs, "cpuprofile", "write a CPU profile (go tool pprof) to this file")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

@@ -43,7 +43,7 @@ func (o *channelOpts) register(fs *flag.FlagSet) {
 	fs.Float64Var(&o.relax, "relax", 0, "relaxation ω in (0, 1] of contacts across domains (default 0.75)")
 	countVar(fs, &o.workers, "workers", 0, 0, maxWorkers, "goroutines (0: GOMAXPROCS); results do not depend on it")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the velocity perturbations")
-	fs.StringVar(&o.resume, "resume", "", "start from a state written by --save-state with the same preset (the statistics start afresh)")
+	fs.Var(&fileFlag{v: &o.resume}, "resume", "start from a state written by --save-state with the same preset (the statistics start afresh; a bare file name not in the working directory is looked up under out/)")
 }
 
 // config validates the flags (bad input: exit 2) and returns the
@@ -137,7 +137,7 @@ func cmdChannel(args []string, stdout, stderr io.Writer) error {
 	from := fs.Float64("from", 0, "leave samples before this time out of the averages (filling transient)")
 	sampleEvery := count(fs, "sample-every", 0, 0, 1e9, "steps between statistics samples (default: the preset's, 1000)")
 	out := fs.String("out", filepath.Join("out", "channel"), "output directory")
-	save := fs.String("save-state", "", "write the final state of each run to this file (LAW inserted before the extension when --law both)")
+	save := outFile(fs, "save-state", "write the final state of each run to this file (LAW inserted before the extension when --law both)")
 	vtkEvery := count(fs, "vtk-every", 0, 0, 1e9, "also write the spheres as VTK every this many steps (0: the final state only with --vtk)")
 	vtk := fs.Bool("vtk", false, "write VTK files of the spheres (ParaView)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
@@ -148,6 +148,12 @@ func cmdChannel(args []string, stdout, stderr io.Writer) error {
 	c, err := o.config(fs)
 	if err != nil {
 		return err
+	}
+	if *save != "" {
+		// checked now, not when the state is due at the end of the run
+		if err := output.CheckWritable(*save); err != nil {
+			return usageError{fmt.Errorf("channel: --save-state: %w", err)}
+		}
 	}
 	var blocks []friction.BlockLaw
 	switch *laws {
@@ -220,15 +226,7 @@ func cmdChannel(args []string, stdout, stderr io.Writer) error {
 }
 
 func saveChannel(f *channelflow.Flow, path string) error {
-	w, err := os.Create(path)
-	if err != nil {
-		return err
-	}
-	if err := f.WriteState(w); err != nil {
-		w.Close()
-		return err
-	}
-	return w.Close()
+	return output.WriteAtomic(path, f.WriteState)
 }
 
 // runChannel steps f and writes its run directory: samples.csv (every
@@ -414,7 +412,7 @@ func cmdBenchChannel(args []string, stdout, stderr io.Writer) error {
 	steps := count(fs, "steps", 20, 1, 1e9, "steps to time")
 	warm := count(fs, "warm", 0, 0, 1e9, "steps before timing")
 	law := fs.String("law", "maxdiss", "block law: `maxdiss|coulomb`")
-	cpuprofile := fs.String("cpuprofile", "", "write a CPU profile (go tool pprof) to this file")
+	cpuprofile := outFile(fs, "cpuprofile", "write a CPU profile (go tool pprof) to this file")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}

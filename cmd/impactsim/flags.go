@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"runtime/pprof"
 	"strconv"
@@ -81,7 +82,7 @@ func startCPUProfile(path string) (stop func(), err error) {
 	if path == "" {
 		return func() {}, nil
 	}
-	f, err := os.Create(path)
+	f, err := createFile(path)
 	if err != nil {
 		return nil, usageError{err}
 	}
@@ -182,4 +183,63 @@ func fmtBytes(b float64) string {
 		b /= 1000
 	}
 	return ""
+}
+
+// outDir is where the commands put what they write when given a bare
+// file name, as run directories default to out/NAME: nothing lands in the
+// working directory (the repository root, for README's commands).
+const outDir = "out"
+
+// fileFlag is a flag naming a file. For a file the command writes
+// (out), a bare name (no directory) means outDir/NAME; for a file it reads
+// (!out), a bare name not found in the working directory is looked up in
+// outDir, where an earlier command wrote it.
+type fileFlag struct {
+	v   *string
+	out bool
+}
+
+func (f *fileFlag) String() string {
+	if f.v == nil {
+		return ""
+	}
+	return *f.v
+}
+
+func (f *fileFlag) Set(s string) error {
+	*f.v = s
+	if s == "" || filepath.Dir(s) != "." || filepath.IsAbs(s) {
+		return nil
+	}
+	under := filepath.Join(outDir, s)
+	if f.out {
+		*f.v = under
+	} else if _, err := os.Stat(s); err != nil {
+		if _, err := os.Stat(under); err == nil {
+			*f.v = under
+		}
+	}
+	return nil
+}
+
+// outFile defines a flag naming a file the command writes (see fileFlag).
+func outFile(fs *flag.FlagSet, name, usage string) *string {
+	p := new(string)
+	fs.Var(&fileFlag{v: p, out: true}, name, usage+" (a bare file name goes under out/)")
+	return p
+}
+
+// inFile defines a flag naming a file the command reads (see fileFlag).
+func inFile(fs *flag.FlagSet, name, usage string) *string {
+	p := new(string)
+	fs.Var(&fileFlag{v: p}, name, usage+" (a bare file name not in the working directory is looked up under out/)")
+	return p
+}
+
+// createFile creates path and its directory.
+func createFile(path string) (*os.File, error) {
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return nil, err
+	}
+	return os.Create(path)
 }
