@@ -8,9 +8,12 @@ import (
 	"math"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/mat"
 	"gonum.org/v1/gonum/spatial/r3"
+
+	"impactsim/par"
 )
 
 // Mesh is a closed, consistently outward-oriented triangle mesh in its body
@@ -167,6 +170,15 @@ func ValidateSurface(vs []r3.Vec, fs [][3]int, source string) error {
 // returns the centre of mass and the principal axes (columns of R) of the
 // input, so callers can place the body where the input geometry was.
 func NewMesh(vs []r3.Vec, fs [][3]int, res int, source string) (*Mesh, r3.Vec, Quat, error) {
+	return NewMeshProgress(vs, fs, res, source, nil)
+}
+
+// NewMeshProgress is NewMesh telling progress(done, total) how much of the
+// signed distance field is done (the costly part: every grid cell against
+// every triangle, seconds for the bunny), from any goroutine. The field's
+// slabs are computed on GOMAXPROCS goroutines; each cell's value does not
+// depend on their number.
+func NewMeshProgress(vs []r3.Vec, fs [][3]int, res int, source string, progress func(done, total int)) (*Mesh, r3.Vec, Quat, error) {
 	bad := func(format string, args ...any) (*Mesh, r3.Vec, Quat, error) {
 		return nil, r3.Vec{}, Identity, &MeshError{Source: source, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -243,7 +255,7 @@ func NewMesh(vs []r3.Vec, fs [][3]int, res int, source string) (*Mesh, r3.Vec, Q
 	if !(vals[0] > 0) {
 		return bad("mesh has non-positive principal moment %v", vals[0])
 	}
-	sdf, err := newSDF(m, res)
+	sdf, err := newSDF(m, res, progress)
 	if err != nil {
 		return bad("%v", err)
 	}
@@ -297,7 +309,7 @@ func Bounds(vs []r3.Vec) (lo, hi r3.Vec) {
 // box plus two cells, res cells along the longest side: the distance is the
 // minimum point–triangle distance, the sign the generalized winding number
 // (solid angles summed over the triangles, ≈ 1 inside, 0 outside).
-func newSDF(m *Mesh, res int) (*SDF, error) {
+func newSDF(m *Mesh, res int, progress func(done, total int)) (*SDF, error) {
 	if res < 4 {
 		return nil, errors.New("signed distance field needs at least 4 cells per side")
 	}
@@ -311,7 +323,10 @@ func newSDF(m *Mesh, res int) (*SDF, error) {
 	s := &SDF{Lo: lo, H: h}
 	s.N = [3]int{int(math.Ceil(ext.X/h)) + 5, int(math.Ceil(ext.Y/h)) + 5, int(math.Ceil(ext.Z/h)) + 5}
 	s.Phi = make([]float64, s.N[0]*s.N[1]*s.N[2])
-	for k := 0; k < s.N[2]; k++ {
+	pool := par.New(0)
+	defer pool.Close()
+	var done atomic.Int64
+	pool.Each(s.N[2], func(_, k int) {
 		for j := 0; j < s.N[1]; j++ {
 			for i := 0; i < s.N[0]; i++ {
 				p := r3.Add(lo, r3.Vec{X: float64(i) * h, Y: float64(j) * h, Z: float64(k) * h})
@@ -329,7 +344,10 @@ func newSDF(m *Mesh, res int) (*SDF, error) {
 				s.Phi[(k*s.N[1]+j)*s.N[0]+i] = d
 			}
 		}
-	}
+		if n := done.Add(1); progress != nil {
+			progress(int(n), s.N[2])
+		}
+	})
 	return s, nil
 }
 

@@ -4,6 +4,7 @@ import (
 	"math"
 	"os"
 	"strings"
+	"sync"
 	"testing"
 
 	"gonum.org/v1/gonum/spatial/r3"
@@ -250,6 +251,32 @@ func TestMatryoshkaFig2(t *testing.T) {
 			if spread > 1e-9 || vy[0] <= 0 {
 				t.Errorf("lcp: velocities %v; expected one rebound velocity", vy)
 			}
+		}
+	}
+}
+
+// TestNewMeshProgress: the distance field reports every slab once, ends at
+// its total, and equals the field built without a progress function.
+func TestNewMeshProgress(t *testing.T) {
+	vs, fs := TorusMesh(1, 0.3, 24, 12)
+	var mu sync.Mutex
+	calls, last, total := 0, 0, 0
+	m, _, _, err := NewMeshProgress(vs, fs, 16, "torus", func(done, n int) {
+		mu.Lock()
+		defer mu.Unlock()
+		calls++
+		last, total = max(last, done), n
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if calls != m.SDF.N[2] || last != total || total != m.SDF.N[2] {
+		t.Errorf("%d progress calls, last %d of %d, want %d", calls, last, total, m.SDF.N[2])
+	}
+	ref, _, _, _ := NewMesh(vs, fs, 16, "torus")
+	for i := range ref.SDF.Phi {
+		if ref.SDF.Phi[i] != m.SDF.Phi[i] {
+			t.Fatalf("cell %d: %v, without progress %v", i, m.SDF.Phi[i], ref.SDF.Phi[i])
 		}
 	}
 }

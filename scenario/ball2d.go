@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"io"
 	"math"
 
 	"impactsim/ball2d"
@@ -31,6 +32,9 @@ type Options struct {
 	// stepping with non-linear block Gauss–Seidel (3D only); nil: the
 	// scene's law.
 	NBGS *NBGSOptions
+	// Setup receives progress bars of the scene's set-up that takes
+	// seconds (meshes' signed distance fields); nil: none.
+	Setup io.Writer
 }
 
 // NBGSOptions are the command line's settings of the NBGS law (--law

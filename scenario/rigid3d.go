@@ -2,7 +2,9 @@ package scenario
 
 import (
 	"fmt"
+	"io"
 	"math"
+	"path/filepath"
 	"strings"
 
 	"gonum.org/v1/gonum/spatial/r3"
@@ -10,6 +12,7 @@ import (
 	"impactsim/bouncemap"
 	"impactsim/bounded"
 	"impactsim/impact"
+	"impactsim/output"
 	"impactsim/rigid3d"
 	"impactsim/scene"
 	"impactsim/script"
@@ -30,6 +33,12 @@ func vec(a [3]float64) r3.Vec { return r3.Vec{X: a[0], Y: a[1], Z: a[2]} }
 
 // Rigid3DFromScene builds the rigid3d system of sc (no contact law).
 func Rigid3DFromScene(sc *scene.RigidBody3DScene) (*rigid3d.System, error) {
+	return rigid3DFromScene(sc, nil)
+}
+
+// rigid3DFromScene is Rigid3DFromScene showing a progress bar of each
+// mesh's distance field on setup (nil: silently).
+func rigid3DFromScene(sc *scene.RigidBody3DScene, setup io.Writer) (*rigid3d.System, error) {
 	integ, err := rigid3d.ParseIntegrator(sc.Integrator.Type)
 	if err != nil {
 		return nil, fmt.Errorf("%s:%d: integrator: %w", sc.Source, sc.Integrator.Line, err)
@@ -64,7 +73,7 @@ func Rigid3DFromScene(sc *scene.RigidBody3DScene) (*rigid3d.System, error) {
 			sh = rigid3d.Shape{Kind: rigid3d.Box, Half: vec(g.Half)}
 		case "mesh":
 			if meshes[b.Geo] == nil {
-				mg, err := loadMesh(g.File)
+				mg, err := loadMesh(g.File, setup)
 				if err != nil {
 					return nil, fmt.Errorf("%s:%d: geometry: %w", sc.Source, g.Line, err)
 				}
@@ -139,8 +148,9 @@ func loadBodyMap(bm *scene.BounceMap3D, mg *meshGeo, meshFile string) (*bouncema
 // longest side of a scene's meshes.
 const MeshSDFResolution = 32
 
-// loadMesh reads a mesh file: SCISim's HDF5 meshes (.h5) or Wavefront OBJ.
-func loadMesh(path string) (*meshGeo, error) {
+// loadMesh reads a mesh file: SCISim's HDF5 meshes (.h5) or Wavefront OBJ,
+// with a progress bar of its distance field on setup (nil: silently).
+func loadMesh(path string, setup io.Writer) (*meshGeo, error) {
 	var vs []r3.Vec
 	var fs [][3]int
 	if strings.HasSuffix(strings.ToLower(path), ".h5") {
@@ -158,7 +168,13 @@ func loadMesh(path string) (*meshGeo, error) {
 			return nil, err
 		}
 	}
-	m, com, q, err := rigid3d.NewMesh(vs, fs, MeshSDFResolution, path)
+	var progress func(done, total int)
+	if setup != nil {
+		bar := output.NewProgress(setup, 1, "distance field of "+filepath.Base(path))
+		defer bar.Finish()
+		progress = func(done, total int) { bar.Update(float64(done) / float64(total)) }
+	}
+	m, com, q, err := rigid3d.NewMeshProgress(vs, fs, MeshSDFResolution, path, progress)
 	if err != nil {
 		return nil, err
 	}
@@ -189,7 +205,7 @@ func NewRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 }
 
 func newRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
-	sys, err := Rigid3DFromScene(sc)
+	sys, err := rigid3DFromScene(sc, opt.Setup)
 	if err != nil {
 		return nil, err
 	}

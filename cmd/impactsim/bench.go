@@ -214,6 +214,7 @@ func benchDrumRun(c drumRun, stderr io.Writer) (benchRow, string, error) {
 		defer perStep.Close()
 	}
 	prog := progress(stderr, c.quiet, float64(c.steps), "bench "+sc.Source+" "+c.op)
+	st.OnPhase = prog.Phase // a step that takes seconds shows its phase
 	stopProfile, err := startCPUProfile(c.cpuprofile)
 	if err != nil {
 		return row, "", err

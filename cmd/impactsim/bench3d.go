@@ -97,6 +97,7 @@ func cmdBenchPile(args []string, stdout, stderr io.Writer) error {
 
 	source := fmt.Sprintf("builtin:pile_%s_%d", *kind, *n)
 	prog := progress(stderr, *quiet, float64(*steps), "bench "+source)
+	st.OnPhase = prog.Phase // a step that takes seconds shows its phase
 	stopProfile, err := startCPUProfile(*cpuprofile)
 	if err != nil {
 		return err

@@ -117,6 +117,9 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	c.started = started
+	if !c.quiet {
+		c.opts.Setup = stderr // bars for set-up that takes seconds (meshes)
+	}
 	sys, name, end, err := openScene(c.sceneArg, c.opts, stderr)
 	if err != nil {
 		return err
