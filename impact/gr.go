@@ -3,6 +3,8 @@ package impact
 import (
 	"fmt"
 	"io"
+	"math"
+	"strings"
 
 	"impactsim/mech"
 	"impactsim/par"
@@ -168,3 +170,30 @@ func (o *GR) ReadWarmStart(data []byte) error { return o.warm.readFrom(data) }
 
 // ResetWarmStart implements WarmStarter.
 func (o *GR) ResetWarmStart() { o.warm.reset() }
+
+// SlowGRIterations is the reflection count of one step from which
+// SlowGRHint speaks: GR takes a handful of reflections per step at c = 1
+// (at most 6 in the drum gases of BENCHMARKS.md), but below c = 1 each
+// reflection removes only a fraction of the approach, and the count grows
+// without bound as c shrinks (BENCHMARKS.md, "GR below c = 1").
+const SlowGRIterations = 1000
+
+// SlowGRHint returns a one-line hint when the contact law law (a
+// sim.ContactLaw's Name: "gr", "gr+maxdiss", …) needed iterations ≥
+// SlowGRIterations reflections on a problem p with restitution below 1,
+// and "" otherwise: grr is the operator for c < 1 (a 400-ball drop at
+// c = 0.5: GR up to 1,796 reflections and 0.07 s of impact per step, grr
+// 1.4 ms; BENCHMARKS.md).
+func SlowGRHint(law string, iterations int, p *mech.Problem) string {
+	if iterations < SlowGRIterations || law != "gr" && !strings.HasPrefix(law, "gr+") {
+		return ""
+	}
+	c := 1.0
+	for _, x := range p.CoR {
+		c = math.Min(c, x)
+	}
+	if c >= 1 {
+		return ""
+	}
+	return fmt.Sprintf("hint: gr needed %d reflections in one step with restitution c = %g < 1; below c = 1 GR's reflections multiply as c shrinks — --operator grr (generalized restitution, made for c < 1) takes a few QP solves per island instead", iterations, c)
+}

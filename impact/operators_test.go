@@ -3,6 +3,7 @@ package impact_test
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"impactsim/desiderata"
@@ -190,5 +191,30 @@ func TestIterationCapIsAnError(t *testing.T) {
 func TestUnknownOperator(t *testing.T) {
 	if _, err := impact.New(impact.Config{Name: "nope"}); err == nil {
 		t.Fatal("no error for an unknown operator")
+	}
+}
+
+// TestSlowGRHint: the hint speaks for GR (alone or with friction) at
+// c < 1 from impact.SlowGRIterations reflections on, and not otherwise.
+func TestSlowGRHint(t *testing.T) {
+	p := &mech.Problem{CoR: []float64{1, 0.5, 1}}
+	one := &mech.Problem{CoR: []float64{1, 1}}
+	for _, c := range []struct {
+		law  string
+		it   int
+		p    *mech.Problem
+		hint bool
+	}{
+		{"gr", impact.SlowGRIterations, p, true},
+		{"gr+maxdiss", 5600, p, true},
+		{"gr", impact.SlowGRIterations - 1, p, false},
+		{"gr", 5600, one, false},
+		{"grr", 5600, p, false},
+		{"lcp", 5600, p, false},
+	} {
+		h := impact.SlowGRHint(c.law, c.it, c.p)
+		if (h != "") != c.hint || c.hint && !strings.Contains(h, "c = 0.5 < 1") {
+			t.Errorf("%s, %d iterations: %q", c.law, c.it, h)
+		}
 	}
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"impactsim/impact"
 	"impactsim/mech"
 	"impactsim/output"
 	"impactsim/sim"
@@ -121,7 +122,10 @@ type Summary struct {
 	Momentum1 []float64 `json:"momentum_final"`
 	Dir       string    `json:"output_dir"`
 	Error     string    `json:"error,omitempty"`
-	Files     []string  `json:"files"`
+	// Hints are advice printed during the run (a slow operator for the
+	// scene: impact.SlowGRHint).
+	Hints []string `json:"hints,omitempty"`
+	Files []string `json:"files"`
 }
 
 // MaxSteps is the largest step count of a run: beyond 2⁵³ the step
@@ -290,6 +294,14 @@ func Run(sys System, c Config) (*Summary, error) {
 			res.CappedSteps++
 			if l.Law.CappedResidual >= res.WorstCappedResidual {
 				res.WorstCappedResidual, res.CappedTol = l.Law.CappedResidual, l.Law.CappedTol
+			}
+		}
+		if len(res.Hints) == 0 {
+			if h := impact.SlowGRHint(st.Law.Name(), l.Law.Iterations, &st.Problem); h != "" {
+				res.Hints = append(res.Hints, fmt.Sprintf("%s (step %d)", h, st.N))
+				if c.Progress != nil {
+					fmt.Fprintf(c.Progress, "impactsim: %s\n", res.Hints[0])
+				}
 			}
 		}
 		if runErr = writeEnergy(); runErr != nil {

@@ -221,11 +221,16 @@ func benchDrumRun(c drumRun, stderr io.Writer) (benchRow, string, error) {
 	}
 	defer stopProfile()
 	start := time.Now()
+	hinted := false
 	for i := first; i < c.steps; i++ {
 		if err := st.Step(); err != nil {
 			return row, "", err
 		}
 		prog.Update(float64(i + 1))
+		if h := impact.SlowGRHint(st.Law.Name(), st.Last.Law.Iterations, &st.Problem); h != "" && !hinted {
+			hinted = true
+			fmt.Fprintf(stderr, "impactsim: %s (step %d)\n", h, st.N)
+		}
 		if slices.Contains(c.saveAt, st.N) {
 			if err := writeState(st, stepPath(c.save, st.N), sc.Source); err != nil {
 				return row, "", err
