@@ -47,6 +47,15 @@
 // coefficients refuses a problem with nonzero NRel: its energy bound
 // T(v⁺) ≤ T(v⁻) (below) is a statement about static geometry.
 //
+// # Velocity-dependent restitution
+//
+// VelocityRestitution sets each contact's coefficient from its approach
+// speed v = −uᵢ⁻ before an operator runs: e(v) = 1 − (1 − e₀)(v/v₀)^{3/4}
+// below v₀ and e₀ above (the vibrated-layer literature's model; e₀ the
+// contact's own coefficient). Operators that take per-contact coefficients
+// (lcp, gr, the pairwise laws, qce_lcp, grr by its vector rule) apply them
+// as usual.
+//
 // # grr with a vector c (per-contact restitution)
 //
 // Smith et al. §12 leave per-contact restitution inside generalized

@@ -28,6 +28,10 @@ type Options struct {
 	// WarmStart starts GR's and LCP's island solves from the contacts'
 	// impulses at the previous steps (impact.Config.WarmStart).
 	WarmStart bool
+	// RestitutionV0, when positive, makes restitution velocity dependent
+	// (impact.VelocityRestitution with this v₀, the contacts'
+	// coefficients as e₀), after any script has set them.
+	RestitutionV0 float64
 	// NBGS selects and configures Preclik et al.'s impulse-velocity time
 	// stepping with non-linear block Gauss–Seidel (3D only); nil: the
 	// scene's law.
@@ -135,6 +139,9 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 		if err := attachScript(sc.Source, sc.Script, pr, err, st); err != nil {
 			return nil, err
 		}
+	}
+	if err := velocityRestitution(st, opt); err != nil {
+		return nil, err
 	}
 	if opt.Workers < 0 || opt.Workers > 1 {
 		r.Pool = par.New(max(opt.Workers, 0))

@@ -6,6 +6,8 @@ import (
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"impactsim/ball2d"
+	"impactsim/impact"
+	"impactsim/mech"
 	"impactsim/motion"
 	"impactsim/rigid3d"
 	"impactsim/scene"
@@ -159,5 +161,23 @@ func attachScript(src string, sc *scene.Script, pr *script.Program, err error, s
 	if err != nil {
 		return &scene.Error{File: src, Line: sc.Line, Msg: "scripting: " + err.Error()}
 	}
+	return nil
+}
+
+// velocityRestitution makes st's restitution velocity dependent when
+// opt.RestitutionV0 > 0 (impact.VelocityRestitution; a hook run after
+// the scene's script, which may have set the coefficients it starts from).
+func velocityRestitution(st *sim.Stepper, opt Options) error {
+	if opt.RestitutionV0 == 0 {
+		return nil
+	}
+	vr := &impact.VelocityRestitution{V0: opt.RestitutionV0}
+	if err := vr.Check(); err != nil {
+		return fmt.Errorf("option --cor-v0: %w", err)
+	}
+	st.AddHook(sim.Hook{Name: "velocity-dependent restitution", Coefficients: func(_ *sim.Stepper, p *mech.Problem) error {
+		vr.Apply(p)
+		return nil
+	}})
 	return nil
 }

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -129,5 +130,43 @@ func TestSceneMotions(t *testing.T) {
 	if math.Abs(q[0]-math.Cos(tt)) > 1e-14 || math.Abs(q[1]-math.Sin(tt)) > 1e-14 || math.Abs(q[2]-2*tt) > 1e-14 ||
 		math.Abs(q[3]-math.Cos(tt/2)) > 1e-14 || math.Abs(q[6]-math.Sin(tt/2)) > 1e-14 {
 		t.Errorf("fixed box at %v, t = %g", q, tt)
+	}
+}
+
+// TestVelocityRestitutionOption: with Options.RestitutionV0 a ball dropped
+// on a floor rebounds with e(v) of its impact speed: nearly elastic when
+// slow, the scene's c when faster than v₀.
+func TestVelocityRestitutionOption(t *testing.T) {
+	for _, drop := range []float64{0.05, 2} {
+		doc := `<ball2d_scene>
+  <integrator type="verlet" dt="0.0001"/>
+  <gravity fx="0" fy="-10"/>
+  <static_plane x="0 0" n="0 1"/>
+  <ball x="0" y="DROP" vx="0" vy="0" m="1" r="0.5" fixed="0"/>
+  <impact_operator type="gr" CoR="0.6" v_tol="1e-9" cache_impulses="0"><solver name="ql" tol="1e-12"/></impact_operator>
+</ball2d_scene>`
+		sc, err := scene.ReadBall2D(strings.NewReader(strings.Replace(doc, "DROP", fmt.Sprint(0.5+drop), 1)), "d.xml")
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := NewBall2D(sc, Options{RestitutionV0: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := r.Stepper
+		for st.Last.Contacts == 0 {
+			if err := st.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		p := &st.Problem
+		v := -p.V[1]
+		e := 1 - 0.4*math.Pow(v/2, 0.75)
+		if v >= 2 {
+			e = 0.6
+		}
+		if got := p.V[1] + st.Lambda[0]; math.Abs(got-e*v) > 1e-12 || math.Abs(p.CoR[0]-e) > 1e-15 {
+			t.Errorf("drop %g: impact at %g, rebound %g, want e(v)·v = %g (e = %g, contact has %g)", drop, v, got, e*v, e, p.CoR[0])
+		}
 	}
 }

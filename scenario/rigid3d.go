@@ -201,6 +201,9 @@ func NewRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 			return nil, err
 		}
 	}
+	if err := velocityRestitution(r.Stepper, opt); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -297,6 +300,9 @@ func NewRigid3DSystem(sys *rigid3d.System, dt float64, source, defaultOp string,
 		return nil, err
 	}
 	if r.Stepper, err = sim.NewStepper(sys, r.Law, dt, sys.Q, sys.V); err != nil {
+		return nil, err
+	}
+	if err := velocityRestitution(r.Stepper, opt); err != nil {
 		return nil, err
 	}
 	return r, nil

@@ -37,6 +37,7 @@ func parseRun(args []string) (*runConfig, error) {
 	fs.StringVar(&c.opts.Operator, "operator", "", "impact operator: "+strings.Join(impact.Names(), ", ")+" (default: the scene's)")
 	fs.Var(&cor, "cor", "coefficient of restitution")
 	fs.Var(&mu, "mu", "friction coefficient")
+	fs.Float64Var(&c.opts.RestitutionV0, "cor-v0", 0, "velocity-dependent restitution: a contact approaching at speed v < `V0` gets e = 1 − (1 − c)(v/V0)^(3/4), c from V0 on (0: constant c)")
 	fs.StringVar(&c.opts.Solver, "solver", "", "QP solver: `auto|dense|sparse|interior`")
 	fs.StringVar(&c.out, "out", "", "output directory (default out/NAME)")
 	countVar(fs, &c.frames, "frames", 500, 1, 1e9, "number of trajectory frames to save")
@@ -72,6 +73,9 @@ func parseRun(args []string) (*runConfig, error) {
 	}
 	if c.frames < 1 {
 		return nil, badInput("run: --frames: expected at least 1, got %d", c.frames)
+	}
+	if v := c.opts.RestitutionV0; v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+		return nil, badInput("run: --cor-v0: expected a positive finite speed (or 0: constant restitution), got %v", v)
 	}
 	return c, nil
 }

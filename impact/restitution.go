@@ -1,0 +1,56 @@
+package impact
+
+import (
+	"fmt"
+	"math"
+
+	"impactsim/mech"
+)
+
+// VelocityRestitution is the velocity-dependent coefficient of restitution
+// used for vibrated granular layers (Bizon et al. 1998, after the
+// measurements of Falcon et al. and the viscoelastic theory of Brilliantov
+// et al.): a contact approaching at normal speed v has
+//
+//	e(v) = 1 − (1 − e₀)(v/v₀)^{3/4}   for v < v₀,     e(v) = e₀   for v ≥ v₀,
+//
+// so slow collisions are nearly elastic and the layer does not collapse
+// inelastically; e₀ is the contact's own coefficient (the scene's, a
+// script's, a bounce map's) and v₀ a velocity scale, often √(gσ) for
+// grains of diameter σ under gravity g.
+type VelocityRestitution struct {
+	V0 float64
+	u  []float64
+}
+
+// Check returns an error unless 0 < v₀ < ∞.
+func (r *VelocityRestitution) Check() error {
+	if !(r.V0 > 0) || math.IsInf(r.V0, 0) {
+		return fmt.Errorf("velocity-dependent restitution: v₀ = %v, want a positive finite speed", r.V0)
+	}
+	return nil
+}
+
+// E returns e(v) for a contact of coefficient e0 approaching at speed v
+// (v ≤ 0: not approaching, e = 1).
+func (r *VelocityRestitution) E(e0, v float64) float64 {
+	if v >= r.V0 {
+		return e0
+	}
+	if v <= 0 {
+		return 1
+	}
+	return 1 - (1-e0)*math.Pow(v/r.V0, 0.75)
+}
+
+// Apply replaces every contact's coefficient cᵢ by e(vᵢ) with e₀ = cᵢ and
+// vᵢ = −uᵢ⁻ its approach speed (uᵢ⁻ = ∇gᵢᵀv⁻ + NRel[i], the relative
+// normal velocity). It does not allocate once its buffer has grown.
+func (r *VelocityRestitution) Apply(p *mech.Problem) {
+	m := p.NContacts()
+	r.u = grow(r.u, m)
+	p.RelNormalVelocities(r.u, p.V)
+	for i, u := range r.u {
+		p.CoR[i] = r.E(p.CoR[i], -u)
+	}
+}
