@@ -28,7 +28,9 @@
 //	v(x) = d′(t) + ω(t) × (x − c − d(t)),   ω(t) = ω a (t ≥ t₀), 0 before.  (2)
 //
 // Oscillations hold still before t₀ at their value there, so the geometry
-// never jumps. In 2D the axis of a rotation is z and vectors have z = 0.
+// never jumps. A term may also stop at t₁ > t₀ (Stop), holding its value
+// at t₁ with zero velocity from then on: one shake is an oscillation with
+// t₁ = t₀ + 1/f. In 2D the axis of a rotation is z and vectors have z = 0.
 //
 // # Vibrated beds
 //

@@ -42,8 +42,10 @@ type Term struct {
 	// through Center.
 	Omega  float64
 	Center r3.Vec
-	// Start is the time t₀ at which the term starts.
-	Start float64
+	// Start is the time t₀ at which the term starts; Stop, if > 0, the
+	// time t₁ > t₀ at which it stops: from then on it holds its value at
+	// t₁ with zero velocity (one shake: Stop = Start + 1/f).
+	Start, Stop float64
 }
 
 // Motion is a sum of terms. The zero Motion holds still.
@@ -68,11 +70,14 @@ func (m Motion) Validate() error {
 	rot := 0
 	for k, t := range m.Terms {
 		nums := []float64{t.Axis.X, t.Axis.Y, t.Axis.Z, t.Amplitude, t.Frequency, t.Phase,
-			t.Velocity.X, t.Velocity.Y, t.Velocity.Z, t.Omega, t.Center.X, t.Center.Y, t.Center.Z, t.Start}
+			t.Velocity.X, t.Velocity.Y, t.Velocity.Z, t.Omega, t.Center.X, t.Center.Y, t.Center.Z, t.Start, t.Stop}
 		for _, x := range nums {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				return fmt.Errorf("motion term %d (%s): %v is not a finite number", k, t.Kind, x)
 			}
+		}
+		if t.Stop != 0 && !(t.Stop > t.Start) {
+			return fmt.Errorf("motion term %d (%s): stops at %g, not after its start %g", k, t.Kind, t.Stop, t.Start)
 		}
 		switch t.Kind {
 		case Oscillation, Rotation:
@@ -110,7 +115,13 @@ func (m Motion) Moves() bool {
 // At returns the motion's state at time t (eqs. 1–2).
 func (m Motion) At(t float64) State {
 	s := State{R: [3][3]float64{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}}
+	t0 := t
 	for _, k := range m.Terms {
+		t := t0
+		moving := 1.0 // the velocity's factor: 0 once the term stopped
+		if k.Stop > 0 && t >= k.Stop {
+			t, moving = k.Stop, 0
+		}
 		switch k.Kind {
 		case Oscillation:
 			w := 2 * math.Pi * k.Frequency
@@ -120,13 +131,13 @@ func (m Motion) At(t float64) State {
 			}
 			arg := w*(t-k.Start) + k.Phase
 			s.D = r3.Add(s.D, r3.Scale(k.Amplitude*math.Sin(arg), k.Axis))
-			s.DV = r3.Add(s.DV, r3.Scale(k.Amplitude*w*math.Cos(arg), k.Axis))
+			s.DV = r3.Add(s.DV, r3.Scale(moving*k.Amplitude*w*math.Cos(arg), k.Axis))
 		case Linear:
 			if t < k.Start {
 				continue
 			}
 			s.D = r3.Add(s.D, r3.Scale(t-k.Start, k.Velocity))
-			s.DV = r3.Add(s.DV, k.Velocity)
+			s.DV = r3.Add(s.DV, r3.Scale(moving, k.Velocity))
 		case Rotation:
 			s.C = k.Center
 			if t < k.Start {
@@ -135,7 +146,7 @@ func (m Motion) At(t float64) State {
 			th := k.Omega * (t - k.Start)
 			s.R = rotation(k.Axis, th)
 			s.RotVec = r3.Scale(th, k.Axis)
-			s.W = r3.Scale(k.Omega, k.Axis)
+			s.W = r3.Scale(moving*k.Omega, k.Axis)
 		}
 	}
 	return s
@@ -146,7 +157,7 @@ func (m Motion) At(t float64) State {
 func (m Motion) Acceleration(t float64) r3.Vec {
 	var a r3.Vec
 	for _, k := range m.Terms {
-		if k.Kind == Oscillation && t >= k.Start {
+		if k.Kind == Oscillation && t >= k.Start && (k.Stop == 0 || t < k.Stop) {
 			w := 2 * math.Pi * k.Frequency
 			a = r3.Add(a, r3.Scale(-k.Amplitude*w*w*math.Sin(w*(t-k.Start)+k.Phase), k.Axis))
 		}

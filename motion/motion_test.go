@@ -103,3 +103,28 @@ func TestValidate(t *testing.T) {
 		}
 	}
 }
+
+// TestStop: one shake (stop = start + 1/f) returns to its start value and
+// holds still there with zero velocity; a stopped rotation keeps its
+// angle.
+func TestStop(t *testing.T) {
+	m := Motion{Terms: []Term{{Kind: Oscillation, Axis: r3.Vec{Y: 1}, Amplitude: 0.2, Frequency: 4, Start: 1, Stop: 1.25},
+		{Kind: Rotation, Axis: r3.Vec{Z: 1}, Omega: 2, Start: 0, Stop: 0.5}}}
+	if err := m.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	s := m.At(3)
+	if math.Abs(s.D.Y) > 1e-15 || s.DV != (r3.Vec{}) || s.W != (r3.Vec{}) || m.Acceleration(3) != (r3.Vec{}) {
+		t.Errorf("after the shake: %+v", s)
+	}
+	if got := s.Rotate(r3.Vec{X: 1}); math.Abs(got.X-math.Cos(1)) > 1e-15 || math.Abs(got.Y-math.Sin(1)) > 1e-15 {
+		t.Errorf("stopped rotation turned x to %v", got)
+	}
+	if s := m.At(1.0625); math.Abs(s.D.Y-0.2) > 1e-15 || math.Abs(s.DV.Y) > 1e-14 {
+		t.Errorf("a quarter period in: %v, %v", s.D, s.DV)
+	}
+	bad := Motion{Terms: []Term{{Kind: Linear, Start: 2, Stop: 1}}}
+	if err := bad.Validate(); err == nil {
+		t.Error("stop before start accepted")
+	}
+}

@@ -58,6 +58,10 @@ type RenderOptions struct {
 	FPS       float64   // frames per second of the GIF and MP4, default 25
 	Outputs   Outputs   // default DefaultOutputs (PNG and GIF)
 	ColorBy   ColorMode // default ColorByIndex
+	// Colors, if set, is the colour of each moving ball by index (e.g.
+	// BallColor of a group), in place of ColorBy; balls beyond it use
+	// ColorBy.
+	Colors []color.RGBA
 	MaxSpeed  float64   // top of the speed colour scale; 0 = largest speed in the rendered frames
 	Title     string    // title of a single-panel render (Render2D); panels carry their own
 
@@ -605,6 +609,8 @@ func drawPanel(dc *gg.Context, v *view, pn Panel, f *Frame, opts RenderOptions, 
 			switch {
 			case sc.Fixed[i]:
 				c = colFixed
+			case i < len(opts.Colors):
+				c = opts.Colors[i]
 			case opts.ColorBy == ColorBySpeed:
 				c = SpeedColor(math.Hypot(f.V[kv*i], f.V[kv*i+1]), vmax)
 			default:

@@ -199,3 +199,30 @@ func ReadSeries(path string) (*Table, error) {
 	}
 	return t, nil
 }
+
+// WriteColumns writes a CSV time series at path from equally long columns
+// (the header names them): row i holds cols[0][i], cols[1][i], ….
+func WriteColumns(path string, header []string, cols ...[]float64) error {
+	if len(cols) != len(header) {
+		return fmt.Errorf("output: %s: %d columns for a header of %d", path, len(cols), len(header))
+	}
+	w, err := NewSeriesWriter(path, header)
+	if err != nil {
+		return err
+	}
+	row := make([]float64, len(cols))
+	for i := range cols[0] {
+		for k, c := range cols {
+			if len(c) != len(cols[0]) {
+				w.Abort()
+				return fmt.Errorf("output: %s: column %q has %d values, %q has %d", path, header[k], len(c), header[0], len(cols[0]))
+			}
+			row[k] = c[i]
+		}
+		if err := w.Write(row...); err != nil {
+			w.Abort()
+			return err
+		}
+	}
+	return w.Close()
+}

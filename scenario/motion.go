@@ -29,7 +29,7 @@ func sceneMotion(src string, sm *scene.Motion, ref r3.Vec) (motion.Motion, error
 	var m motion.Motion
 	for _, t := range sm.Terms {
 		k := motion.Term{Axis: vec(t.Axis), Amplitude: t.Amplitude, Frequency: t.Frequency, Phase: t.Phase,
-			Velocity: vec(t.Velocity), Omega: t.Omega, Center: ref, Start: t.Start}
+			Velocity: vec(t.Velocity), Omega: t.Omega, Center: ref, Start: t.Start, Stop: t.Stop}
 		switch t.Kind {
 		case "oscillation":
 			k.Kind = motion.Oscillation

@@ -87,7 +87,9 @@
 // f√(H/g) converted with the scene's gravity; <linear v [start]>;
 // <rotation omega [axis] [center] [start]> (3D takes an axis; the centre
 // defaults to the target's reference point: a plane's x, a drum's or
-// cylinder's centre, a body's centre). Vectors have the scene's dimension.
+// cylinder's centre, a body's centre). Every term takes an optional stop
+// time after which it holds still (one shake: stop = start + 1/f).
+// Vectors have the scene's dimension.
 // Errors are FILE:LINE lines: an unknown term, a non-finite number, a
 // frequency ≤ 0, a zero axis, a missing or second target, an index
 // outside the scene, a body that is not fixed, a portal's plane, a second

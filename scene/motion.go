@@ -1,6 +1,7 @@
 package scene
 
 import (
+	"fmt"
 	"math"
 	"path/filepath"
 	"strings"
@@ -54,7 +55,9 @@ type MotionTerm struct {
 	Center    [3]float64
 	HasCenter bool
 	Start     float64
-	Line      int
+	// Stop, if > 0, is when the term stops (it then holds its value).
+	Stop float64
+	Line int
 }
 
 // motionTargets are the target attributes of <motion> per dimension.
@@ -92,7 +95,7 @@ func (rd *reader) motion(e *elem, dim int) Motion {
 		t := MotionTerm{Kind: c.name, Line: c.line}
 		switch c.name {
 		case "oscillation":
-			rd.checkAttrs(c, "axis", "amplitude", "gamma", "frequency", "fstar", "H", "phase", "start")
+			rd.checkAttrs(c, "axis", "amplitude", "gamma", "frequency", "fstar", "H", "phase", "start", "stop")
 			t.Axis = rd.unitVec(c, "axis", dim)
 			// amplitude or gamma; frequency or fstar with H: NaN marks
 			// what resolveMotions derives once gravity is known.
@@ -105,14 +108,14 @@ func (rd *reader) motion(e *elem, dim int) Motion {
 			}
 			t.Phase, _ = rd.optNum(c, "phase", anyFinite, 0)
 		case "linear":
-			rd.checkAttrs(c, "v", "start")
+			rd.checkAttrs(c, "v", "start", "stop")
 			t.Velocity = rd.vec(c, "v", dim)
 		case "rotation":
 			if dim == 2 {
-				rd.checkAttrs(c, "omega", "center", "start")
+				rd.checkAttrs(c, "omega", "center", "start", "stop")
 				t.Axis = [3]float64{0, 0, 1}
 			} else {
-				rd.checkAttrs(c, "omega", "axis", "center", "start")
+				rd.checkAttrs(c, "omega", "axis", "center", "start", "stop")
 				t.Axis = rd.unitVec(c, "axis", 3)
 			}
 			t.Omega = rd.num(c, "omega", anyFinite)
@@ -129,6 +132,12 @@ func (rd *reader) motion(e *elem, dim int) Motion {
 		}
 		rd.noChildren(c)
 		t.Start, _ = rd.optNum(c, "start", nonNegative, 0)
+		if stop, ok := rd.optNum(c, "stop", positive, 0); ok {
+			if rd.err == nil && !(stop > t.Start) {
+				rd.fail(c.line, "%s attribute \"stop\": expected a time after start = %g, got %q", c.name, t.Start, fmt.Sprint(stop))
+			}
+			t.Stop = stop
+		}
 		m.Terms = append(m.Terms, t)
 	}
 	return m

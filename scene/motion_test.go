@@ -84,6 +84,7 @@ func TestMotionErrors(t *testing.T) {
 		{"two rotations", `<motion static_plane="0"><rotation omega="1"/><rotation omega="2"/></motion>`, `bad.xml:6: rotation: a motion has at most one <rotation>`},
 		{"axis in 2D", `<motion static_plane="0"><rotation omega="1" axis="0 0 1"/></motion>`, `bad.xml:6: rotation: unsupported attribute "axis"`},
 		{"duplicate", `<motion static_plane="0"><linear v="1 0"/></motion>` + "\n" + `<motion static_plane="0"><linear v="2 0"/></motion>`, `bad.xml:7: motion: static_plane 0 already has a motion (line 6)`},
+		{"stop before start", `<motion static_plane="0"><linear v="1 0" start="2" stop="1"/></motion>`, `bad.xml:6: linear attribute "stop": expected a time after start = 2, got "1"`},
 		{"negative start", `<motion static_plane="0"><linear v="1 0" start="-1"/></motion>`, `bad.xml:6: linear attribute "start": expected a non-negative finite number, got "-1"`},
 	}
 	for _, c := range cases {

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"impactsim/scene"
+)
+
+// TestDemonClusters: the granular Maxwell's demon of Fig. 11 (288 balls,
+// c = 0.6, seed 1). Shaken weakly (A = 0.8, Γ ≈ 80) the balls gather on
+// one side: at least 80 % there at t = 80. Shaken strongly (A = 2.5,
+// Γ ≈ 250) they stay spread: between 40 % and 60 % on the left from
+// t = 10 to t = 40.
+func TestDemonClusters(t *testing.T) {
+	p := scene.DefaultDemon()
+	n := float64(2 * p.PerSide)
+	_, left, err := demonRun(p, 80)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l := left[len(left)-1]
+	t.Logf("A = %g (Γ = %.3g): %g of %g on the left at t = 80", p.Amplitude, p.Gamma(), l, n)
+	if f := max(l, n-l) / n; f < 0.8 {
+		t.Errorf("weak shaking: %.1f%% on the fuller side, want ≥ 80%%", 100*f)
+	}
+	p.Amplitude = 2.5
+	ts, left, err := demonRun(p, 40)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lo, hi := n, 0.0
+	for k, l := range left {
+		if ts[k] >= 10 {
+			lo, hi = min(lo, l), max(hi, l)
+		}
+	}
+	t.Logf("A = %g (Γ = %.3g): %g … %g of %g on the left for t in [10, 40]", p.Amplitude, p.Gamma(), lo, hi, n)
+	if lo < 0.4*n || hi > 0.6*n {
+		t.Errorf("strong shaking: the left side held %g … %g balls of %g, want within 60/40", lo, hi, n)
+	}
+}
+
+// TestDemonCommand: a short run writes sides.csv, sides.png and the
+// animation; bad flags exit 2 before writing anything.
+func TestDemonCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "demon")
+	code, stdout, errs := runCLI(t, "demon", "--end", "0.5", "--frames", "5", "--quiet", "--out", out)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, f := range []string{"sides.csv", "sides.png", "trajectory.csv", "render/animation.gif"} {
+		if _, err := os.Stat(filepath.Join(out, f)); err != nil {
+			t.Errorf("missing %s", f)
+		}
+	}
+	if !strings.Contains(stdout, "sides      left") {
+		t.Errorf("summary %q", stdout)
+	}
+	for _, args := range [][]string{{"--freq", "0"}, {"--cor", "2"}, {"--gamma", "-1"}, {"--sweep", "1:0:1"}, {"--end", "nan"}} {
+		bad := filepath.Join(t.TempDir(), "bad")
+		code, _, errs := runCLI(t, append([]string{"demon", "--out", bad}, args...)...)
+		if code != 2 || strings.Count(strings.TrimSpace(errs), "\n") != 0 {
+			t.Errorf("%v: exit %d, %q", args, code, errs)
+		}
+		if _, err := os.Stat(bad); err == nil {
+			t.Errorf("%v: wrote %s", args, bad)
+		}
+	}
+}
