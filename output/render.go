@@ -61,9 +61,9 @@ type RenderOptions struct {
 	// Colors, if set, is the colour of each moving ball by index (e.g.
 	// BallColor of a group), in place of ColorBy; balls beyond it use
 	// ColorBy.
-	Colors []color.RGBA
-	MaxSpeed  float64   // top of the speed colour scale; 0 = largest speed in the rendered frames
-	Title     string    // title of a single-panel render (Render2D); panels carry their own
+	Colors   []color.RGBA
+	MaxSpeed float64 // top of the speed colour scale; 0 = largest speed in the rendered frames
+	Title    string  // title of a single-panel render (Render2D); panels carry their own
 
 	FramePrefix string // PNG names are FramePrefix+"%05d.png", default "frame_"
 	GIFName     string // default "animation.gif"
