@@ -49,9 +49,14 @@ import (
 //	βⱼ ← clamp(βⱼ − dⱼᵀv/(dⱼᵀM⁻¹dⱼ), −μₖλₖ, μₖλₖ),
 //
 // updating v incrementally after every coordinate, until a pair of sweeps
-// changes no impulse by more than Tol·max(max|λ|, max|β|) (a relative
-// tolerance, so the impulse units do not matter). At MaxIter pairs of sweeps it
-// returns an error. Each coordinate update is exact for its own scalar
+// changes no impulse by more than Tol·max(max|λ|, max|β|, s₀) (a relative
+// tolerance, so the impulse units do not matter; s₀ = maxᵢ |uᵢ⁻|/Aᵢᵢ, the
+// largest impulse that would stop one contact's approach alone, keeps it
+// meaningful when the answer's impulses nearly vanish, as when a pile
+// leaves a decelerating floor). At MaxIter pairs of sweeps it returns the
+// last sweep's impulses and reports the capped solve in its Stats (Capped,
+// CappedResidual = the relative change, CappedTol), as the Coulomb law
+// does: the step goes on unless the stepper is strict. Each coordinate update is exact for its own scalar
 // problem, so the fixed point satisfies both complementarity problems;
 // momentum is conserved (every column is an equal-and-opposite pair), the
 // impulses obey the pyramid, and friction does no positive work (βⱼ dⱼᵀv ≤ 0).
@@ -145,8 +150,16 @@ func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, e
 	for j := range o.dd {
 		o.dd[j] = mech.ColMInvNorm(&p.D, j, &p.MInv)
 	}
+	// s₀: the impulse scale of the problem itself.
+	var s0 float64
+	for i := 0; i < m; i++ {
+		if o.dg[i] > 0 {
+			s0 = math.Max(s0, math.Abs(p.G.ColDot(i, p.V)+p.NRelAt(i))/o.dg[i])
+		}
+	}
 	for iter := 1; ; iter++ {
-		var change, scale float64
+		var change float64
+		scale := s0
 		for i := 0; i < m; i++ {
 			if o.dg[i] <= 0 {
 				continue
@@ -183,7 +196,12 @@ func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, e
 			return st, nil
 		}
 		if iter >= maxIter {
-			return st, fmt.Errorf("friction: blcp: %d sweeps without convergence (last change %.3g > tolerance %.3g)", iter, change, tol*scale)
+			// A user-set cap, as the Coulomb law's: the step goes on with
+			// the last sweep, and the Stats say so (sim.Stepper.Strict
+			// makes it an error).
+			st.Capped, st.CappedResidual, st.CappedTol, st.CappedIterations = 1, change/scale, tol, iter
+			st.Residual = change / scale
+			return st, nil
 		}
 	}
 }

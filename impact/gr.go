@@ -21,6 +21,7 @@ import (
 // pushes only (ONE), and contacts not in the current violator set are free
 // to separate (BRK).
 type GR struct {
+	firstPush
 	cfg         Config
 	restitution float64 // ≥ 0 overrides every cᵢ (GRR's elastic part uses 1)
 	ker         lcpSolve
@@ -83,6 +84,7 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	for i := range lambda[:m] {
 		lambda[i] = 0
 	}
+	o.resetPush(m)
 	if m == 0 {
 		if o.cfg.WarmStart {
 			o.warm.skip()
@@ -126,6 +128,7 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 			return st, &NotConvergedError{Operator: "gr", Iterations: iter, WorstViolation: w, Contact: k}
 		}
 		nv := len(o.idx)
+		o.push(o.idx, iter+1)
 		// The kernel reads the violators' columns, bodies, velocities and
 		// factors in place and adds their impulses to λ (colMap = idx).
 		o.ker.colMap = o.idx

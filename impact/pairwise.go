@@ -12,6 +12,7 @@ import "impactsim/mech"
 // order; the Jacobi variant computes every impulse of a sweep from the same
 // velocity and then applies them all.
 type Pairwise struct {
+	firstPush
 	cfg         Config
 	jacobi      bool
 	restitution float64
@@ -56,6 +57,7 @@ func (o *Pairwise) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error
 	for i := range lambda[:m] {
 		lambda[i] = 0
 	}
+	o.resetPush(m)
 	if m == 0 {
 		return st, nil
 	}
@@ -76,6 +78,7 @@ func (o *Pairwise) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error
 				o.alpha[k] = 0
 				if u := p.G.ColDot(k, o.v) + p.NRelAt(k); u < -vtol && o.diag[k] > 0 {
 					o.alpha[k] = -(1 + o.cor(p, k)) * u / o.diag[k]
+					o.pushOne(k, sweep+1)
 					changed = true
 				}
 			}
@@ -93,6 +96,7 @@ func (o *Pairwise) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error
 					a := -(1 + o.cor(p, k)) * u / o.diag[k]
 					o.w.AddScaledCol(o.v, k, a)
 					lambda[k] += a
+					o.pushOne(k, sweep+1)
 					changed = true
 				}
 			}

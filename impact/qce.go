@@ -91,6 +91,7 @@ import (
 // active contacts cannot exchange energy (Fᵀ A F = 0 over the remaining
 // ones) no termination exists and Resolve returns an error.
 type QCE struct {
+	firstPush
 	cfg Config
 
 	del  mech.Delassus // A on the approaching contacts of the sweep
@@ -166,6 +167,7 @@ func (o *QCE) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	for i := range lambda[:m] {
 		lambda[i] = 0
 	}
+	o.resetPush(m)
 	if m == 0 {
 		return st, nil
 	}
@@ -196,6 +198,7 @@ func (o *QCE) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 				o.idx = append(o.idx, i)
 			}
 		}
+		o.push(o.idx, iter+1)
 		p.G.SubCols(&o.sub, o.idx)
 		o.del.Assemble(&o.sub, &p.MInv)
 		o.uSub = grow(o.uSub, len(o.idx))

@@ -53,6 +53,10 @@ func NewQCELCP(solver string) (*QCELCP, error) {
 	return newQCELCP(Config{Name: "qce_lcp", Solver: solver})
 }
 
+// FirstPush implements Propagation: the order of the QCE stage (nil
+// when every contact has c = 0 and QCE did not run).
+func (o *QCELCP) FirstPush() []int32 { return o.qce.FirstPush() }
+
 // Name returns "qce_lcp".
 func (o *QCELCP) Name() string { return "qce_lcp" }
 
@@ -60,6 +64,7 @@ func (o *QCELCP) Name() string { return "qce_lcp" }
 func (o *QCELCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	m, n := p.NContacts(), p.NDof()
 	var st mech.Stats
+	o.qce.resetPush(m)
 	if m == 0 {
 		return st, nil
 	}

@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"impactsim/desiderata"
 	"impactsim/impact"
 )
 
@@ -52,5 +53,30 @@ func TestVelocityRestitution(t *testing.T) {
 	}
 	if got := p.V[1] + lambda[0]/2 - 0.1; math.Abs(got-e*0.3) > 1e-15 {
 		t.Errorf("leaves at %g relative to the floor, want %g", got, e*0.3)
+	}
+}
+
+// TestPropagation: in Newton's cradle of five balls GR's reflections,
+// QCE's sweeps (also QCE-LCP's) and the Jacobi sweeps reach contact k in
+// iteration k + 1 — the impact travels down the chain — while one
+// Gauss–Seidel sweep in contact order pushes all four.
+func TestPropagation(t *testing.T) {
+	want := map[string][]int32{"gr": {1, 2, 3, 4}, "qce": {1, 2, 3, 4}, "qce_lcp": {1, 2, 3, 4}, "jacobi": {1, 2, 3, 4}, "gauss_seidel": {1, 1, 1, 1}}
+	for name, w := range want {
+		op := mustOp(t, impact.Config{Name: name})
+		p := desiderata.NewtonsCradle(5, 1, 1)
+		if _, err := op.Resolve(p, make([]float64, p.NContacts())); err != nil {
+			t.Fatal(err)
+		}
+		got := op.(impact.Propagation).FirstPush()
+		if len(got) != len(w) {
+			t.Fatalf("%s: %v", name, got)
+		}
+		for k := range w {
+			if got[k] != w[k] {
+				t.Errorf("%s: first pushes %v, want %v", name, got, w)
+				break
+			}
+		}
 	}
 }
