@@ -57,5 +57,22 @@
 // at x, and the gap ξᵢ at x enters as the known normal velocity NRel[i] =
 // ε·min(0, ξᵢ/h) + max(0, ξᵢ/h) (GapVelocity; error reduction ε ∈ [0, 1)).
 // The system supplies Kick (v̂), Drift (x′, ϕ′) and Gaps (ξ)
-// (ImpulseVelocitySystem); the law is friction.NBGS.
+// (ImpulseVelocitySystem); the law is friction.NBGS. If the system sets
+// known velocities of moving walls, the gap term is added to them.
+//
+// # Hooks and moving geometry
+//
+// AddHook adds callbacks that every step runs, whatever the scheme: Begin
+// before the step (it may place moving geometry where it is at the end of
+// the step, s.T + s.H, with its velocity there, and set kinematic bodies in
+// Q and V: a scene's <motion>, a SCISim script's startOfStep, the user's
+// Go code), Coefficients once the contacts are known (per-contact CoR and
+// Mu: scripts, velocity-dependent restitution), End after the step.
+// SetState takes a state of a new size after a hook inserted bodies.
+// StepStats.WallWork is the work the moving geometry did through the
+// step's impulses: −Σλᵢ NRel[i] − Σβₖ DRel[k] over the known velocities the
+// system set (mech.KnownWork; not the stepper's own gap and kick terms)
+// plus the work of kinematic bodies carrying their velocity in v
+// (mech.Problem.FixedWork), so that the change of kinetic and potential
+// energy equals the wall work minus what the contacts dissipate.
 package sim

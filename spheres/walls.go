@@ -1,6 +1,12 @@
 package spheres
 
-import "math"
+import (
+	"math"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"impactsim/motion"
+)
 
 // Plane is a wall: the half-space N·(x − P) ≥ 0 is free, N a unit normal.
 // A plane moves with velocity V (kinematic: System.Step advances P by V·h,
@@ -99,4 +105,21 @@ func tangents(n [3]float64) ([3]float64, [3]float64) {
 
 func cross(a, b [3]float64) [3]float64 {
 	return [3]float64{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
+
+// Follow makes the plane follow the prescribed motion m (package motion)
+// over the step from t to t + h, from its pose ref at the motion's
+// reference: its point where the motion has it at t, its normal turned
+// with it, and its velocity the mean over the step, (x(t + h) − x(t))/h,
+// so that Step's advance P += hV lands exactly where the motion has it at
+// t + h and the contacts see the displacement the step makes (a vibrating
+// floor: call it before every Step).
+func (p *Plane) Follow(ref Plane, m motion.Motion, t, h float64) {
+	x0 := r3.Vec{X: ref.P[0], Y: ref.P[1], Z: ref.P[2]}
+	s0, s1 := m.At(t), m.At(t+h)
+	a, b := s0.Point(x0), s1.Point(x0)
+	n := s0.Rotate(r3.Vec{X: ref.N[0], Y: ref.N[1], Z: ref.N[2]})
+	p.P = [3]float64{a.X, a.Y, a.Z}
+	p.N = [3]float64{n.X, n.Y, n.Z}
+	p.V = [3]float64{(b.X - a.X) / h, (b.Y - a.Y) / h, (b.Z - a.Z) / h}
 }

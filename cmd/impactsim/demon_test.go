@@ -70,3 +70,52 @@ func TestDemonCommand(t *testing.T) {
 		}
 	}
 }
+
+// TestDemonSweepLong (IMPACTSIM_LONG=1): the sweep of `impactsim demon
+// --sweep 0.4:2.4:0.2 --seeds 3 --end 150`: every seed clusters (≥ 80 % on
+// one side at the end) for A in [0.6, 1.0], every seed stays within 60/40
+// for A ≥ 2.0, and the threshold (mean asymmetry through 0.5) lies between
+// A = 1.0 and 1.6. Recorded in README's validation list (measured 2026-11-24:
+// Γ ≈ 130, A ≈ 1.29).
+func TestDemonSweepLong(t *testing.T) {
+	if os.Getenv("IMPACTSIM_LONG") == "" {
+		t.Skip("long: set IMPACTSIM_LONG=1")
+	}
+	p := scene.DefaultDemon()
+	n := float64(2 * p.PerSide)
+	var ga, asym []float64
+	for k := 0; k <= 10; k++ {
+		a := 0.4 + 0.2*float64(k)
+		var sum float64
+		for s := 1; s <= 3; s++ {
+			q := p
+			q.Amplitude, q.Seed = a, uint64(s)
+			ts, left, err := demonRun(q, 150)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sum += demonAsymmetry(left, int(n))
+			l := left[len(left)-1]
+			if a >= 0.6-1e-9 && a <= 1+1e-9 && max(l, n-l)/n < 0.8 {
+				t.Errorf("A = %g seed %d: %g of %g on the left at the end, want ≥ 80%% on one side", a, s, l, n)
+			}
+			if a >= 2-1e-9 {
+				for i, l := range left {
+					if ts[i] >= 10 && (l < 0.4*n || l > 0.6*n) {
+						t.Errorf("A = %g seed %d: %g on the left at t = %g, outside 60/40", a, s, l, ts[i])
+						break
+					}
+				}
+			}
+		}
+		q := p
+		q.Amplitude = a
+		ga, asym = append(ga, a), append(asym, sum/3)
+		t.Logf("A = %.1f (Γ = %.4g): mean asymmetry %.3f", a, q.Gamma(), sum/3)
+	}
+	ac, ok := demonThreshold(ga, asym)
+	t.Logf("threshold A ≈ %.3g", ac)
+	if !ok || ac < 1 || ac > 1.6 {
+		t.Errorf("threshold A = %g (%v), want in [1, 1.6]", ac, ok)
+	}
+}
