@@ -11,8 +11,8 @@
 //
 // A Motion is a sum of terms, each starting at its time t₀ (Start):
 //
-//	oscillation   d(t) = A a sin(2πf(t − t₀) + φ)       (t ≥ t₀; A a sin φ before)
-//	linear        d(t) = u (t − t₀)                     (t ≥ t₀; 0 before)
+//	oscillation   d(t) = A a (sin(2πf(t − t₀) + φ) − sin φ)   (t ≥ t₀; 0 before)
+//	linear        d(t) = u (t − t₀)                           (t ≥ t₀; 0 before)
 //	rotation      R(t) = rotation by ω(t − t₀) about the unit axis a
 //	              through the centre c                  (t ≥ t₀; identity before)
 //
@@ -27,8 +27,10 @@
 //
 //	v(x) = d′(t) + ω(t) × (x − c − d(t)),   ω(t) = ω a (t ≥ t₀), 0 before.  (2)
 //
-// Oscillations hold still before t₀ at their value there, so the geometry
-// never jumps. A term may also stop at t₁ > t₀ (Stop), holding its value
+// Every term is zero before its start, so the geometry is where the scene
+// puts it until its motion starts and never jumps: an oscillation of phase
+// φ oscillates about the point A a sin φ below its starting place (φ =
+// −π/2 starts at the bottom, at rest). A term may also stop at t₁ > t₀ (Stop), holding its value
 // at t₁ with zero velocity from then on: one shake is an oscillation with
 // t₁ = t₀ + 1/f. In 2D the axis of a rotation is z and vectors have z = 0.
 //

@@ -126,11 +126,10 @@ func (m Motion) At(t float64) State {
 		case Oscillation:
 			w := 2 * math.Pi * k.Frequency
 			if t < k.Start {
-				s.D = r3.Add(s.D, r3.Scale(k.Amplitude*math.Sin(k.Phase), k.Axis))
 				continue
 			}
 			arg := w*(t-k.Start) + k.Phase
-			s.D = r3.Add(s.D, r3.Scale(k.Amplitude*math.Sin(arg), k.Axis))
+			s.D = r3.Add(s.D, r3.Scale(k.Amplitude*(math.Sin(arg)-math.Sin(k.Phase)), k.Axis))
 			s.DV = r3.Add(s.DV, r3.Scale(moving*k.Amplitude*w*math.Cos(arg), k.Axis))
 		case Linear:
 			if t < k.Start {

@@ -88,7 +88,7 @@ func TestSceneMotions(t *testing.T) {
 	tt := st.T
 	pl, d := r.Sys.Planes[0], r.Sys.Drums[0]
 	w := 2 * math.Pi * 7
-	if y := -4 + 0.05*math.Sin(w*tt+0.3); math.Abs(pl.P[1]-y) > 1e-15 || math.Abs(pl.V[1]-0.05*w*math.Cos(w*tt+0.3)) > 1e-13 {
+	if y := -4 + 0.05*(math.Sin(w*tt+0.3)-math.Sin(0.3)); math.Abs(pl.P[1]-y) > 1e-15 || math.Abs(pl.V[1]-0.05*w*math.Cos(w*tt+0.3)) > 1e-13 {
 		t.Errorf("floor at %v moving %v, want y %g", pl.P, pl.V, y)
 	}
 	if math.Abs(d.C[0]-0.1*(tt-0.05)) > 1e-15 || d.W != 2 || d.V != [2]float64{0.1, 0} {

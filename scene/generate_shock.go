@@ -55,9 +55,8 @@ func ShockGrains(p ShockParams) []Ball {
 // y = 0, walls at x = ±Width/2) with gravity and, if shake, the container's
 // one smooth shake (it starts and ends at rest): its three walls rise by A
 // and come back down, y(t) = (A/2)(1 − cos 2πf(t − Start)) from Start to
-// Start + 1/f (an oscillation of amplitude A/2 and phase −π/2 about the
-// floor's scene position A/2). Restitution and friction are the caller's
-// (options and law).
+// Start + 1/f (an oscillation of amplitude A/2 and phase −π/2).
+// Restitution and friction are the caller's (options and law).
 func ShockContainer(p ShockParams, grains []Ball, shake bool) *Ball2DScene {
 	if !(p.Dt > 0) || !(p.Frequency > 0) || !(p.Width > 4*p.R) {
 		panic(fmt.Sprintf("scene: ShockContainer: bad parameters %+v", p))
@@ -71,7 +70,6 @@ func ShockContainer(p ShockParams, grains []Ball, shake bool) *Ball2DScene {
 	w := p.Width / 2
 	s.Planes = []Plane{{X: 0, Y: 0, NX: 0, NY: 1}, {X: -w, Y: 0, NX: 1, NY: 0}, {X: w, Y: 0, NX: -1, NY: 0}}
 	if shake {
-		s.Planes[0].Y = p.Amplitude / 2 // its motion starts it at y = 0
 		osc := MotionTerm{Kind: "oscillation", Axis: [3]float64{0, 1, 0}, Amplitude: p.Amplitude / 2, Frequency: p.Frequency, Phase: -math.Pi / 2,
 			Start: p.Start, Stop: p.Start + 1/p.Frequency}
 		for i := range s.Planes {

@@ -82,9 +82,9 @@ func cmdDemon(args []string, stdout, stderr io.Writer) error {
 	seed := fs.Uint64("seed", 1, "seed of the initial velocities")
 	end := fs.Float64("end", 150, "end time")
 	out := fs.String("out", "out/demon", "output directory")
-	frames := fs.Int("frames", 300, "trajectory frames of a single run (and animation frames)")
+	frames := count(fs, "frames", 300, 1, 100000, "trajectory frames of a single run (and animation frames)")
 	sweep := fs.String("sweep", "", "sweep the amplitude over `LO:HI:STEP` (no run directory; sweep.csv, sweep.png)")
-	seeds := fs.Int("seeds", 1, "seeds per amplitude of a sweep (1, 2, …)")
+	seeds := count(fs, "seeds", 1, 1, 1000, "seeds per amplitude of a sweep (1, 2, …)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	pos, err := parse(fs, args)
 	if err != nil {
