@@ -68,7 +68,10 @@ type detector struct {
 	imgPos   [][2]float64
 	tele     []geom2d.ImagePair
 	contacts []Contact
-	cnt      []int32 // sortHits: per ball, then the end of its group
+	// ndetect is the number of contacts the last detection found; the
+	// missed-contact search (FindMissed) appends after them.
+	ndetect int
+	cnt     []int32 // sortHits: per ball, then the end of its group
 
 	// Parallel tasks: the arguments of the current call and per-chunk
 	// outputs, concatenated in chunk order (so the result does not depend on
@@ -207,6 +210,8 @@ func (d *detector) detect(s *System, q0, q1 []float64) {
 		}
 	}
 	d.s, d.q0, d.q1, d.curPairs = nil, nil, nil, nil
+	d.ndetect = len(d.contacts)
+	s.miss.sorted = s.miss.sorted[:0]
 }
 
 // ballBallCCD: without portals, SCISim bounds each ball's straight path from

@@ -82,9 +82,10 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 	}
 }
 
-// Contacts returns the contacts of the last BuildProblem, in column order.
-// The slice is reused by the next call.
-func (s *System) Contacts() []Contact { return s.det.contacts }
+// Contacts returns the contacts of the last BuildProblem, in column order
+// (without those FindMissed appended). The slice is reused by the next
+// call.
+func (s *System) Contacts() []Contact { return s.det.contacts[:s.det.ndetect] }
 
 // massFill fills the M and M⁻¹ blocks and V of BuildProblem on the pool.
 type massFill struct {

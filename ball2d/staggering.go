@@ -34,7 +34,7 @@ func (s *System) ForceKick(q0, v0 []float64, h float64, dv []float64) {
 }
 
 // Gaps appends the gap at q of every contact of the last BuildProblem, in
-// column order: |xᵢ − xⱼ| − rᵢ − rⱼ for ball pairs (through the portal for
+// column order, then of those FindMissed appended since: |xᵢ − xⱼ| − rᵢ − rⱼ for ball pairs (through the portal for
 // teleported pairs), n·(x − p) − r for planes, (R − r) − |x − c| for drums.
 func (s *System) Gaps(q, dst []float64) []float64 {
 	for k := range s.det.contacts {

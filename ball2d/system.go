@@ -109,6 +109,7 @@ type System struct {
 	NoFrictionBasis bool
 
 	det      detector
+	miss     missed
 	ff       freeFlight
 	massFill massFill
 }

@@ -45,6 +45,11 @@ type lcpSolve struct {
 	warm   *warmStart
 	bodies []int
 	self   *lcpSolve
+	// skipFeasible makes an island whose every bⱼ = εⱼuⱼ is ≥ 0 get
+	// y = 0 (its exact solution) without assembling or solving it; the
+	// position projection sets it (most islands of a pile have no
+	// penetrating contact). Without colMap only.
+	skipFeasible bool
 }
 
 // lcpWork is one worker's workspace for island solves.
@@ -104,18 +109,24 @@ func (s *lcpSolve) solve(g *mech.Cols, minv *mech.BlockDiag, bodies []int, u, ep
 		return st, err
 	}
 	s.isl.split(m, minv.NumBlocks(), bodies, s.colMap)
+	s.g, s.minv, s.u, s.eps, s.yOut, s.bodies = g, minv, u, eps, y, bodies
+	defer s.clearArgs()
 	s.big = s.big[:0]
 	s.single = s.single[:0]
 	for c := 0; c < s.isl.n(); c++ {
 		cols := s.isl.cols(c)
+		if s.skipFeasible && s.feasible(cols) {
+			for _, j := range cols {
+				y[j] = 0
+			}
+			continue
+		}
 		if len(cols) == 1 {
 			s.single = append(s.single, cols[0])
 			continue
 		}
 		s.big = append(s.big, c)
 	}
-	s.g, s.minv, s.u, s.eps, s.yOut, s.bodies = g, minv, u, eps, y, bodies
-	defer s.clearArgs()
 	if s.warm != nil {
 		s.warm.prepare(minv.NumBlocks())
 	}
@@ -166,6 +177,17 @@ func (s *lcpSolve) solve(g *mech.Cols, minv *mech.BlockDiag, bodies []int, u, ep
 		s.warm.record(&s.isl, s.colMap, bodies, minv.NumBlocks(), y)
 	}
 	return st, err
+}
+
+// feasible reports whether y = 0 solves the LCP of columns cols
+// (every εⱼuⱼ ≥ 0).
+func (s *lcpSolve) feasible(cols []int) bool {
+	for _, j := range cols {
+		if s.eps[j]*s.u[j] < 0 {
+			return false
+		}
+	}
+	return true
 }
 
 func (s *lcpSolve) clearArgs() {

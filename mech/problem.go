@@ -41,6 +41,18 @@ type Problem struct {
 	Bodies []int
 }
 
+// TruncateContacts drops the contacts from m on (columns of G, CoR, Mu,
+// Bodies and NRel; the friction basis D is left as it is): it undoes
+// contacts appended to a solved problem for a later stage (the position
+// correction of package sim appends contacts its step missed).
+func (p *Problem) TruncateContacts(m int) {
+	p.G.Truncate(m)
+	p.CoR = p.CoR[:min(m, len(p.CoR))]
+	p.Mu = p.Mu[:min(m, len(p.Mu))]
+	p.Bodies = p.Bodies[:min(2*m, len(p.Bodies))]
+	p.NRel = p.NRel[:min(m, len(p.NRel))]
+}
+
 // NDof returns n, the number of generalized degrees of freedom.
 func (p *Problem) NDof() int { return len(p.V) }
 

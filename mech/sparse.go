@@ -27,6 +27,16 @@ func (c *Cols) NCols() int {
 	return len(c.Ptr) - 1
 }
 
+// Truncate drops every column from k on (k ≤ NCols()), keeping storage.
+func (c *Cols) Truncate(k int) {
+	if len(c.Ptr) == 0 {
+		return
+	}
+	c.Ptr = c.Ptr[:k+1]
+	c.Row = c.Row[:c.Ptr[k]]
+	c.Val = c.Val[:c.Ptr[k]]
+}
+
 // Append adds entry (row, val) to the column being built. Call EndCol to
 // finish the column.
 func (c *Cols) Append(row int, val float64) {

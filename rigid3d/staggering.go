@@ -8,7 +8,8 @@ import "gonum.org/v1/gonum/spatial/r3"
 // UpdateConfiguration moves every free body by velocity v over h without
 // forces, as SCISim's exponential Euler update: x₁ = x₀ + h u and
 // R₁ = exp(h[ω]×) R₀ (the quaternion of the rotation by h|ω| about ω times
-// o₀). Fixed bodies stay. q1 must not alias q0.
+// o₀). Fixed bodies stay. q1 may be q0 (each body is read before it is
+// written).
 func (s *System) UpdateConfiguration(q0, v []float64, h float64, q1 []float64) {
 	for i := range s.Mass {
 		x, o := Pose(q0, i)

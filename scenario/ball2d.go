@@ -39,6 +39,9 @@ type Options struct {
 	// Setup receives progress bars of the scene's set-up that takes
 	// seconds (meshes' signed distance fields); nil: none.
 	Setup io.Writer
+	// Correction sets the position correction (sim.Correction) after every
+	// step; zero values: the scene's <position_correction> or the default.
+	Correction CorrectionOptions
 }
 
 // NBGSOptions are the command line's settings of the NBGS law (--law
@@ -125,7 +128,9 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 		sys.NoFrictionBasis = !(sys.Mu > 0) // impact only: nothing reads D
 	}
 	law, st, err := lawStepper(sys, sceneLaw{source: sc.Source, impact: &sc.ImpactOperator, friction: &sc.Friction,
-		dt: sc.Integrator.Dt, dtLine: sc.Integrator.Line}, sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping)
+		dt: sc.Integrator.Dt, dtLine: sc.Integrator.Line,
+		corr: correctionScene{source: sc.Source, elem: sc.Correction, own: ownScene(sc.Source),
+			gravity: sys.Gravity != [2]float64{}, scale: ball2dScale(sys)}}, sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping)
 	if err != nil {
 		return nil, err
 	}
@@ -167,4 +172,18 @@ func (r *Ball2D) Close() {
 		r.Pool.Close()
 		r.Pool = nil
 	}
+}
+
+// ball2dScale returns the smallest radius of the movable balls (0: none).
+func ball2dScale(sys *ball2d.System) float64 {
+	r := math.Inf(1)
+	for i, ri := range sys.R {
+		if !sys.Fixed[i] {
+			r = math.Min(r, ri)
+		}
+	}
+	if math.IsInf(r, 1) {
+		return 0
+	}
+	return r
 }

@@ -20,6 +20,8 @@ type sceneLaw struct {
 	// a friction solver (nil: gr), and its mapping text.
 	fallback        sim.ContactLaw
 	fallbackMapping string
+	// corr is what the scene says about the position correction.
+	corr correctionScene
 }
 
 // lawStepper maps a scene's contact-law settings and the options onto a
@@ -82,6 +84,9 @@ func lawStepper(sys sim.System, sl sceneLaw, q, v []float64, mu, cor float64, op
 			return nil, nil, err
 		}
 		*mapping += ", staggering " + st.Staggering().String()
+	}
+	if err := setCorrection(st, sl.corr, opt.correction(), mapping); err != nil {
+		return nil, nil, err
 	}
 	return law, st, nil
 }

@@ -83,7 +83,8 @@ func NewRigid2D(sc *scene.RigidBody2DScene, opt Options) (*Rigid2D, error) {
 	r := &Rigid2D{Scene: sc, Sys: sys}
 	law, st, err := lawStepper(sys, sceneLaw{source: sc.Source, impact: &sc.ImpactOperator, friction: &sc.Friction,
 		dt: sc.Integrator.Dt, dtLine: sc.Integrator.Line,
-		fallback: noResponse{}, fallbackMapping: "no impact operator or friction solver in the scene: contacts are not resolved (as SCISim)"},
+		fallback: noResponse{}, fallbackMapping: "no impact operator or friction solver in the scene: contacts are not resolved (as SCISim)",
+		corr: correctionScene{source: sc.Source, elem: sc.Correction, own: ownScene(sc.Source), gravity: sys.Gravity != [2]float64{}}},
 		sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping)
 	if err != nil {
 		return nil, err

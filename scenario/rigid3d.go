@@ -234,6 +234,9 @@ func newRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 			}
 			return nil, err
 		}
+		if err := setCorrection(st, rigid3dCorrection(sys, sc.Source, sc.Correction), opt.correction(), &r.Mapping); err != nil {
+			return nil, err
+		}
 		r.Law, r.Stepper = law, st
 		return r, nil
 	}
@@ -248,7 +251,8 @@ func newRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 		return nil, err
 	}
 	law, st, err := lawStepper(sys, sceneLaw{source: sc.Source, impact: &sc.ImpactOperator, friction: &sc.Friction,
-		dt: sc.Integrator.Dt, dtLine: sc.Integrator.Line}, sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping)
+		dt: sc.Integrator.Dt, dtLine: sc.Integrator.Line, corr: rigid3dCorrection(sys, sc.Source, sc.Correction)},
+		sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping)
 	if err != nil {
 		return nil, err
 	}
@@ -272,6 +276,9 @@ func NewRigid3DSystem(sys *rigid3d.System, dt float64, source, defaultOp string,
 		r := &Rigid3D{Sys: sys, Source: source}
 		law, st, err := nbgsStepper(sys, nil, dt, opt, &r.Mapping)
 		if err != nil {
+			return nil, err
+		}
+		if err := setCorrection(st, rigid3dCorrection(sys, source, nil), opt.correction(), &r.Mapping); err != nil {
 			return nil, err
 		}
 		r.Law, r.Stepper = law, st
@@ -305,6 +312,9 @@ func NewRigid3DSystem(sys *rigid3d.System, dt float64, source, defaultOp string,
 	if err := velocityRestitution(r.Stepper, opt); err != nil {
 		return nil, err
 	}
+	if err := setCorrection(r.Stepper, rigid3dCorrection(sys, source, nil), opt.correction(), &r.Mapping); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 
@@ -325,4 +335,19 @@ func CameraEye(c *scene.Camera3D) (eye, lookat, up [3]float64, ok bool) {
 	}
 	e := r3.Add(vec(c.LookAt), r3.Scale(c.Rho, d))
 	return [3]float64{e.X, e.Y, e.Z}, c.LookAt, c.Up, true
+}
+
+// rigid3dCorrection describes a rigid3d scene for the position correction:
+// its gravity and the smallest bounding radius of its free bodies.
+func rigid3dCorrection(sys *rigid3d.System, source string, elem *scene.CorrectionConfig) correctionScene {
+	scale := math.Inf(1)
+	for i := range sys.Shapes {
+		if !sys.Fixed[i] {
+			scale = math.Min(scale, sys.Shapes[i].BoundingRadius())
+		}
+	}
+	if math.IsInf(scale, 1) {
+		scale = 0
+	}
+	return correctionScene{source: source, elem: elem, own: ownScene(source), gravity: sys.Gravity != r3.Vec{}, scale: scale}
 }

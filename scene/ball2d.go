@@ -29,6 +29,8 @@ type Ball2DScene struct {
 	// EndTime is the <end_time t> value, 0 if unset.
 	EndTime     float64
 	EndTimeLine int
+	// Correction is impactsim's <position_correction>, nil if absent.
+	Correction *CorrectionConfig
 	// Camera holds the display-only <camera> settings, nil if absent.
 	Camera *Camera
 

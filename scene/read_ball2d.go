@@ -473,6 +473,8 @@ func (rd *reader) scene(root *elem) *Ball2DScene {
 			s.Camera = rd.camera(e)
 		case "end_time":
 			s.EndTime, s.EndTimeLine = rd.endTime(e), e.line
+		case "position_correction":
+			s.Correction = rd.positionCorrection(e)
 		case "gravity":
 			rd.checkAttrs(e, "fx", "fy")
 			rd.noChildren(e)

@@ -48,6 +48,8 @@ func (rd *reader) scene2d(root *elem) *RigidBody2DScene {
 			s.Camera = rd.camera2D(e)
 		case "end_time":
 			s.EndTime = rd.endTime(e)
+		case "position_correction":
+			s.Correction = rd.positionCorrection(e)
 		case "near_earth_gravity":
 			rd.checkAttrs(e, "f")
 			rd.noChildren(e)

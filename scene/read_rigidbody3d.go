@@ -109,6 +109,8 @@ func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 				s.Gravity = rd.vec3(e, "f")
 			case "end_time":
 				s.EndTime = rd.endTime(e)
+			case "position_correction":
+				s.Correction = rd.positionCorrection(e)
 			case "geometry":
 				s.Geometries = append(s.Geometries, rd.geometry3D(e))
 			case "rigid_body_with_density":

@@ -102,6 +102,7 @@ func commonSlots() map[string]string {
 		"sobogus_friction_solver":               "friction",
 		"staggered_projections_friction_solver": "friction",
 		"end_time":                              "end_time",
+		"position_correction":                   "position_correction",
 	}
 }
 
@@ -138,4 +139,24 @@ func readWith[T any](r io.Reader, source string, build func(rd *reader, root *el
 		return nil, rd.err
 	}
 	return s, nil
+}
+
+// CorrectionConfig is impactsim's <position_correction tol max_passes>
+// (no SCISim equivalent; every system's scene may have one): the position
+// correction of package sim after every step. Both attributes are
+// optional; zero means the default (sim.Correction, scenario).
+type CorrectionConfig struct {
+	Tol       float64 // overlap tolerance, a length > 0
+	MaxPasses int     // projection passes per step, ≥ 1
+	Line      int
+}
+
+// positionCorrection reads <position_correction tol max_passes>.
+func (rd *reader) positionCorrection(e *elem) *CorrectionConfig {
+	rd.checkAttrs(e, "tol", "max_passes")
+	rd.noChildren(e)
+	c := &CorrectionConfig{Line: e.line}
+	c.Tol, _ = rd.optNum(e, "tol", positive, 0)
+	c.MaxPasses, _ = rd.integer(e, "max_passes", false, 1)
+	return c
 }

@@ -19,6 +19,8 @@ type RigidBody2DScene struct {
 	Geometries []Geometry2D
 	Bodies     []Body2D
 	EndTime    float64 // 0 if absent
+	// Correction is impactsim's <position_correction>, nil if absent.
+	Correction *CorrectionConfig
 	// Camera is the <camera center scale fps render_at_fps locked> (nil if
 	// absent), display only: CX, CY the centre, ScaleFactor the scale.
 	Camera *Camera

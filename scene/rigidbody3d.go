@@ -20,6 +20,8 @@ type RigidBody3DScene struct {
 	// their planes are portal faces, not walls.
 	Portals []Portal
 	EndTime float64 // 0 if absent
+	// Correction is impactsim's <position_correction>, nil if absent.
+	Correction *CorrectionConfig
 	// BounceMaps are impactsim's <bounce_map> elements (not SCISim's):
 	// per-contact restitution for mesh geometries; BounceMapCombiner is
 	// the <bounce_map_combiner> (Name "" if absent).

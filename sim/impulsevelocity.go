@@ -88,6 +88,9 @@ func (s *Stepper) stepImpulseVelocity() error {
 	}
 	s.ivs.Kick(s.Q, s.V, h, s.vt)
 	s.ivs.Drift(s.Q, s.vt, h, s.qt)
+	if s.corr != nil {
+		s.corr.Prepare(s.qt)
+	}
 	t1 := time.Now()
 	s.Sys.BuildProblem(s.Q, s.qt, s.vt, &s.Problem)
 	p := &s.Problem
@@ -134,8 +137,7 @@ func (s *Stepper) stepImpulseVelocity() error {
 	s.Last.Impact = t3.Sub(t2)
 	s.ivs.Drift(s.Q, s.vt, h, qn)
 	s.Last.Integration += time.Since(t3)
-	s.finish(qn)
-	return nil
+	return s.finish(qn)
 }
 
 // GapVelocity returns the known normal velocity ξ̂/h that the gap ξ of a

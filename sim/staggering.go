@@ -53,7 +53,9 @@ func ParseStaggering(name string) (Staggering, error) {
 // positions by a velocity without forces (SCISim's
 // linearInertialConfigurationUpdate): q1 = q0 + h v for translations, a
 // rotation by h ω for orientations. The Stabilized and SymplecticEuler
-// staggerings end every step with it.
+// staggerings end every step with it; the position correction moves
+// positions with it in place (h = 1, q1 = q0), so an implementation must
+// allow q1 to be q0.
 type ConfigurationUpdater interface {
 	UpdateConfiguration(q0, v []float64, h float64, q1 []float64)
 }
@@ -139,6 +141,9 @@ func (s *Stepper) stepStaggered(h float64, t0 time.Time) error {
 	} else {
 		s.Sys.FreeFlight(s.Q, s.V, h, s.qt, s.vt)
 	}
+	if s.corr != nil {
+		s.corr.Prepare(s.qt)
+	}
 	t1 := time.Now()
 	if s.staggering == SymplecticEuler {
 		s.Sys.BuildProblem(s.Q, s.qt, s.V, p)
@@ -182,6 +187,9 @@ func (s *Stepper) stepStaggered(h float64, t0 time.Time) error {
 	s.Last.Impact = t3.Sub(t2)
 	s.cfg.UpdateConfiguration(s.Q, s.vt, h, s.qt)
 	s.Last.Integration += time.Since(t3)
+	if err := s.correct(s.qt); err != nil {
+		return err
+	}
 	s.Sys.AfterStep(s.qt, s.vt)
 	s.Q, s.qt = s.qt, s.Q
 	s.V, s.vt = s.vt, s.V

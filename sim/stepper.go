@@ -101,6 +101,9 @@ func setPool(x any, pool *par.Pool) {
 func (s *Stepper) SetPool(pool *par.Pool) {
 	setPool(s.Sys, pool)
 	setPool(s.Law, pool)
+	if s.corr != nil {
+		s.corr.SetPool(pool)
+	}
 	s.pool = pool
 }
 
@@ -145,6 +148,9 @@ type StepStats struct {
 	// Lees–Edwards images; not the stepper's own gap and kick terms) plus
 	// mech.Problem.FixedWork of kinematic bodies. Zero for static scenes.
 	WallWork float64
+	// Correction is the position correction's record (zero without one,
+	// or in a step without contacts).
+	Correction CorrectionStats
 }
 
 // Stepper advances a System with Alg. 4. Q and V hold the current state;
@@ -215,6 +221,8 @@ type Stepper struct {
 	wallN, wallD []float64
 
 	hooks []Hook
+
+	corr *Corrector // the position correction (SetCorrection), nil: none
 }
 
 // keepWall copies the known relative velocities the system put into the
@@ -378,6 +386,9 @@ func (s *Stepper) stepAlg4() error {
 		return nil
 	}
 	s.Sys.FreeFlight(s.Q, s.V, h, s.qt, s.vt)
+	if s.corr != nil {
+		s.corr.Prepare(s.qt)
+	}
 	t1 := time.Now()
 	s.phase("contact detection")
 	s.Sys.BuildProblem(s.Q, s.qt, s.V, &s.Problem)
@@ -412,8 +423,7 @@ func (s *Stepper) stepAlg4() error {
 		s.Sys.FreeFlight(s.Q, s.vp, h, qn, s.vt)
 		s.Last.Integration += time.Since(t3)
 		s.vp, s.scr = nil, nil
-		s.finish(qn)
-		return nil
+		return s.finish(qn)
 	}
 	s.N++
 	s.T = float64(s.N) * h
@@ -439,9 +449,14 @@ func (s *Stepper) solveLaw() error {
 	return nil
 }
 
-// finish applies AfterStep to the new state (positions in qn, velocity in
-// vt), makes it the current one and counts the step.
-func (s *Stepper) finish(qn []float64) {
+// finish corrects the new positions qn (SetCorrection), applies AfterStep
+// to the new state (positions in qn, velocity in vt), makes it the current
+// one and counts the step. After a failed correction the state is the last
+// good one.
+func (s *Stepper) finish(qn []float64) error {
+	if err := s.correct(qn); err != nil {
+		return err
+	}
 	s.Sys.AfterStep(qn, s.vt)
 	if s.qn == nil {
 		s.Q, s.V, s.qt, s.vt = s.V, s.vt, s.Q, s.qt
@@ -451,4 +466,5 @@ func (s *Stepper) finish(qn []float64) {
 	}
 	s.N++
 	s.T = float64(s.N) * s.H
+	return nil
 }

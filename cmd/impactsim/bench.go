@@ -65,6 +65,10 @@ func cmdBenchDrum(args []string, stdout, stderr io.Writer) error {
 	savePath := outFile(fs, "save-state", "write the state (step, t, q, v, bit for bit) after the steps of --save-at to this file, with _STEP inserted before its extension")
 	saveAt := fs.String("save-at", "", "comma-separated step numbers at which --save-state writes")
 	resume := inFile(fs, "resume", "start from a state written by --save-state for the same --n and --mode (--steps and --from count from step 0, not from the resumed step)")
+	var corr scenario.CorrectionOptions
+	fs.StringVar(&corr.Mode, "position-correction", "off", "on: project positions out of penetration after every step (sim.Correction); off (default here, Table 2 as in the paper)")
+	fs.Float64Var(&corr.Tol, "correction-tol", 0, "position correction: overlap tolerance, a length (default 1e-6 of the radius)")
+	fs.IntVar(&corr.MaxPasses, "correction-passes", 0, "position correction: projection passes per step at most (default 8)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err
@@ -80,6 +84,9 @@ func cmdBenchDrum(args []string, stdout, stderr io.Writer) error {
 	}
 	if !(*cor >= 0 && *cor <= 1) {
 		return badInput("bench drum: --cor: expected 0 ≤ c ≤ 1, got %v", *cor)
+	}
+	if err := checkCorrectionFlags("bench drum", corr); err != nil {
+		return err
 	}
 	saves, err := parseSteps(*saveAt)
 	if err != nil {
@@ -126,7 +133,7 @@ func cmdBenchDrum(args []string, stdout, stderr io.Writer) error {
 		}
 		// Each operator gets a fresh scene, so all start from the same state.
 		row, h, err := benchDrumRun(drumRun{n: *n, mode: *mode, steps: *steps, from: *from, op: name, solver: *solver, cor: *cor, warm: *warm,
-			workers: *workers, quiet: *quiet, csv: path, cpuprofile: prof, memprofile: mprof,
+			workers: *workers, quiet: *quiet, csv: path, cpuprofile: prof, memprofile: mprof, corr: corr,
 			save: save, saveAt: saves, resume: *resume}, stderr)
 		if err != nil {
 			return err
@@ -138,12 +145,12 @@ func cmdBenchDrum(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintln(stdout, h)
 	}
 	fmt.Fprintf(stdout, "%s, %d cores (GOMAXPROCS %d), peak RSS %s\n\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), peakRSS())
-	fmt.Fprintln(stdout, "| scene | balls | operator | integration avg / max / min (s) | detection avg / max / min (s) | impact avg / max / min (s) | iterations min / avg / max | constraints min / avg / max | wall (s) |")
-	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(stdout, "| scene | balls | operator | integration avg / max / min (s) | detection avg / max / min (s) | impact avg / max / min (s) | correction avg / max / min (s) | worst overlap / radius | iterations min / avg / max | constraints min / avg / max | wall (s) |")
+	fmt.Fprintln(stdout, "|---|---|---|---|---|---|---|---|---|---|---|")
 	f := func(m minAvgMax) string { return fmt.Sprintf("%.3g / %.3g / %.3g", m.avg(), m.max, m.min) }
 	g := func(m minAvgMax) string { return fmt.Sprintf("%.0f / %.1f / %.0f", m.min, m.avg(), m.max) }
 	for _, r := range rows {
-		fmt.Fprintf(stdout, "| %s | %d | %s | %s | %s | %s | %s | %s | %.3g |\n", *mode, *n, r.op, f(r.integ), f(r.detect), f(r.imp), g(r.iters), g(r.cons), r.wall)
+		fmt.Fprintf(stdout, "| %s | %d | %s | %s | %s | %s | %s | %.3g | %s | %s | %.3g |\n", *mode, *n, r.op, f(r.integ), f(r.detect), f(r.imp), f(r.corr), r.overlap, g(r.iters), g(r.cons), r.wall)
 	}
 	return nil
 }
@@ -166,12 +173,15 @@ type drumRun struct {
 	memprofile              string
 	save, resume            string // state files (see --save-state, --resume)
 	saveAt                  []int
+	corr                    scenario.CorrectionOptions
 }
 
 // benchRow is one operator's statistics over the measured steps.
 type benchRow struct {
 	op                              string
 	integ, detect, imp, iters, cons minAvgMax
+	corr                            minAvgMax // position correction time (s)
+	overlap                         float64   // worst overlap at a step's end (radius 1)
 	wall                            float64
 }
 
@@ -181,7 +191,7 @@ func benchDrumRun(c drumRun, stderr io.Writer) (benchRow, string, error) {
 	row := benchRow{op: c.op}
 	sc := scene.DrumGrid(c.n, c.mode, 1)
 	sc.Source = fmt.Sprintf("builtin:drum_%s_%d", c.mode, c.n)
-	r, err := scenario.NewBall2D(sc, scenario.Options{Operator: c.op, Solver: c.solver, CoR: &c.cor, Workers: benchWorkers(c.workers), WarmStart: c.warm})
+	r, err := scenario.NewBall2D(sc, scenario.Options{Operator: c.op, Solver: c.solver, CoR: &c.cor, Workers: benchWorkers(c.workers), WarmStart: c.warm, Correction: c.corr})
 	if err != nil {
 		return row, "", usageError{err}
 	}
@@ -204,6 +214,9 @@ func benchDrumRun(c drumRun, stderr io.Writer) (benchRow, string, error) {
 				return row, "", badInput("bench drum: --save-at %d is not after the resumed step %d: no state would be written", k, st.N)
 			}
 		}
+	}
+	if err := st.MeasureOverlap(); err != nil {
+		return row, "", err
 	}
 	first := st.N
 	var perStep *stepLog
@@ -248,6 +261,8 @@ func benchDrumRun(c drumRun, stderr io.Writer) (benchRow, string, error) {
 		row.integ.add(l.Integration.Seconds())
 		row.detect.add(l.Detection.Seconds())
 		row.imp.add(l.Impact.Seconds())
+		row.corr.add(l.Correction.Time.Seconds())
+		row.overlap = max(row.overlap, l.Correction.Overlap)
 		row.iters.add(float64(l.Law.Iterations))
 		row.cons.add(float64(l.Contacts))
 	}
@@ -341,13 +356,15 @@ func newStepLog(path string) (*stepLog, error) {
 		return nil, err
 	}
 	l := &stepLog{f: f, w: bufio.NewWriter(f)}
-	fmt.Fprintln(l.w, "step,t,constraints,iterations,solves,solver_iterations,residual,largest_island,largest_method,integration_s,detection_s,impact_s")
+	fmt.Fprintln(l.w, "step,t,constraints,iterations,solves,solver_iterations,residual,largest_island,largest_method,integration_s,detection_s,impact_s,correction_s,correction_passes,overlap_before,overlap,correction_pe,correction_contacts,correction_missed,correction_largest,correction_solver_iterations")
 	return l, l.w.Flush()
 }
 
 func (l *stepLog) add(step int, t float64, s *sim.StepStats) error {
-	fmt.Fprintf(l.w, "%d,%.6g,%d,%d,%d,%d,%.3g,%d,%s,%.6g,%.6g,%.6g\n", step, t, s.Contacts, s.Law.Iterations, s.Law.Solves,
-		s.Law.SolverIterations, s.Law.Residual, s.Law.Largest, s.Law.Method, s.Integration.Seconds(), s.Detection.Seconds(), s.Impact.Seconds())
+	c := &s.Correction
+	fmt.Fprintf(l.w, "%d,%.6g,%d,%d,%d,%d,%.3g,%d,%s,%.6g,%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%d,%d,%d,%d\n", step, t, s.Contacts, s.Law.Iterations, s.Law.Solves,
+		s.Law.SolverIterations, s.Law.Residual, s.Law.Largest, s.Law.Method, s.Integration.Seconds(), s.Detection.Seconds(), s.Impact.Seconds(),
+		c.Time.Seconds(), c.Passes, c.OverlapBefore, c.Overlap, c.PotentialChange, c.Contacts, c.Missed, c.Law.Largest, c.Law.SolverIterations)
 	if err := l.w.Flush(); err != nil {
 		return fmt.Errorf("bench: writing the per-step CSV: %w", err)
 	}

@@ -53,6 +53,9 @@ func parseRun(args []string) (*runConfig, error) {
 	fs.Float64Var(&nb.Tol, "tol", 0, "nbgs: tolerance (> 0) on the largest change of a contact's relative velocity in a sweep (m/s)")
 	countVar(fs, &nb.Domains, "domains", 0, 0, 1e6, "nbgs: domains of the Gauss–Seidel/weighted-Jacobi blend (≥ 1; 1: plain Gauss–Seidel)")
 	fs.Float64Var(&nb.Relax, "relax", 0, "nbgs: relaxation ω in (0, 1] of the Jacobi exchange between domains")
+	fs.StringVar(&c.opts.Correction.Mode, "position-correction", "", "on or off: project positions out of penetration after every step, velocities untouched (default: the scene's <position_correction>; on for built-in scenes with gravity, off for SCISim files)")
+	fs.Float64Var(&c.opts.Correction.Tol, "correction-tol", 0, "position correction: overlap tolerance, a length (default: the scene's, else 1e-6 of the smallest radius)")
+	fs.IntVar(&c.opts.Correction.MaxPasses, "correction-passes", 0, "position correction: projection passes per step at most (default: the scene's, else 8)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return nil, err
@@ -70,6 +73,9 @@ func parseRun(args []string) (*runConfig, error) {
 	}
 	if c.opts.MaxIter < 0 {
 		return nil, badInput("run: --max-iter: expected a positive cap, got %d", c.opts.MaxIter)
+	}
+	if err := checkCorrectionFlags("run", c.opts.Correction); err != nil {
+		return nil, err
 	}
 	if c.frames < 1 {
 		return nil, badInput("run: --frames: expected at least 1, got %d", c.frames)
@@ -234,4 +240,18 @@ func printWarnings(w io.Writer, warnings []string) {
 
 func fileStem(path string) string {
 	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+}
+
+// checkCorrectionFlags checks --position-correction, --correction-tol and
+// --correction-passes of command cmd.
+func checkCorrectionFlags(cmd string, c scenario.CorrectionOptions) error {
+	switch {
+	case c.Mode != "" && c.Mode != "on" && c.Mode != "off":
+		return badInput("%s: --position-correction: expected on or off, got %q", cmd, c.Mode)
+	case !(c.Tol >= 0) || math.IsInf(c.Tol, 0):
+		return badInput("%s: --correction-tol: expected a finite length > 0, got %v", cmd, c.Tol)
+	case c.MaxPasses < 0:
+		return badInput("%s: --correction-passes: expected at least 1, got %d", cmd, c.MaxPasses)
+	}
+	return nil
 }

@@ -1,0 +1,129 @@
+package scenario
+
+import (
+	"fmt"
+	"strings"
+
+	"impactsim/scene"
+	"impactsim/sim"
+)
+
+// CorrectionOptions are the command line's settings of the position
+// correction (--position-correction on|off, --correction-tol,
+// --correction-passes). Zero values keep the scene's setting or the
+// default.
+type CorrectionOptions struct {
+	// Mode is "on", "off" or "" (the scene's <position_correction>, else
+	// the default: on for impactsim's own scenes with gravity).
+	Mode string
+	// Tol is the overlap tolerance, a length (> 0); 0: the scene's, else
+	// DefaultCorrectionTol times the smallest body's radius.
+	Tol float64
+	// MaxPasses caps the projection passes per step (≥ 1); 0: the
+	// scene's, else sim.DefaultCorrectionPasses.
+	MaxPasses int
+	// solver is the run's QP solver (Options.Solver), used for the
+	// projection's islands too.
+	solver string
+}
+
+// DefaultCorrectionTol is the default overlap tolerance of the position
+// correction relative to the smallest radius (bounding radius for rigid
+// bodies) of the scene's movable bodies.
+const DefaultCorrectionTol = 1e-6
+
+// DefaultCorrectionSearch is the default search distance of the position
+// correction (sim.Correction.Search) relative to the smallest radius: a
+// contact the step missed between bodies that moved less than it overlaps
+// by less than 0.5 % of the radius (plus the tolerance).
+const DefaultCorrectionSearch = 2.5e-3
+
+// correctionScene is what a scene says about the position correction.
+type correctionScene struct {
+	source string
+	// elem is the scene's <position_correction> (nil: none).
+	elem *scene.CorrectionConfig
+	// own is true for impactsim's built-in and generated scenes (not
+	// SCISim's files, which keep SCISim's semantics by default).
+	own     bool
+	gravity bool
+	// scale is the smallest radius of the movable bodies (0: none).
+	scale float64
+}
+
+// ownScene reports whether source names one of impactsim's own scenes
+// (builtin:NAME or a generator's "generated:…").
+func ownScene(source string) bool {
+	return strings.HasPrefix(source, "builtin:") || strings.HasPrefix(source, "generated:")
+}
+
+// setCorrection installs the position correction on st as the options, the
+// scene and the default say, and appends what was chosen to mapping:
+//
+//   - --position-correction on|off decides; otherwise
+//   - a <position_correction> element turns it on with its settings;
+//     otherwise
+//   - it is on for impactsim's own scenes with gravity (the drop of Table
+//     2, box_drop, …) and off for SCISim's scene files, which keep SCISim's
+//     semantics (its parity rows).
+//
+// The tolerance is --correction-tol, else the element's tol, else
+// DefaultCorrectionTol times the smallest radius.
+func setCorrection(st *sim.Stepper, cs correctionScene, opt CorrectionOptions, mapping *string) error {
+	var on bool
+	why := ""
+	switch opt.Mode {
+	case "on", "off":
+		on, why = opt.Mode == "on", "command line"
+	case "":
+		switch {
+		case cs.elem != nil:
+			on, why = true, "scene"
+		case cs.own && cs.gravity:
+			on, why = true, "default for impactsim's scenes with gravity"
+		}
+	default:
+		return fmt.Errorf("option --position-correction: expected on or off, got %q", opt.Mode)
+	}
+	if !on {
+		if why != "" {
+			*mapping += ", position correction off (" + why + ")"
+		}
+		return nil
+	}
+	c := sim.Correction{Project: true, Tol: opt.Tol, MaxPasses: opt.MaxPasses}
+	if cs.elem != nil {
+		if c.Tol == 0 {
+			c.Tol = cs.elem.Tol
+		}
+		if c.MaxPasses == 0 {
+			c.MaxPasses = cs.elem.MaxPasses
+		}
+	}
+	if c.Tol == 0 {
+		if !(cs.scale > 0) {
+			// nothing moves: nothing to correct
+			*mapping += ", position correction off (no movable body)"
+			return nil
+		}
+		c.Tol = DefaultCorrectionTol * cs.scale
+	}
+	c.Search = DefaultCorrectionSearch * cs.scale
+	c.Solver = solverFor(Options{Solver: opt.solver})
+	if err := st.SetCorrection(&c); err != nil {
+		if cs.elem != nil && opt.Mode == "" {
+			return fmt.Errorf("%s:%d: position_correction: %w", cs.source, cs.elem.Line, err)
+		}
+		return fmt.Errorf("option --position-correction: %w", err)
+	}
+	c = st.Correction().Config()
+	*mapping += fmt.Sprintf(", position correction (%s): tol %.3g, ≤ %d passes", why, c.Tol, c.MaxPasses)
+	return nil
+}
+
+// correction returns the correction options with the run's QP solver.
+func (opt Options) correction() CorrectionOptions {
+	c := opt.Correction
+	c.solver = opt.Solver
+	return c
+}
