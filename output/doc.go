@@ -129,6 +129,18 @@
 //	                   total − total(0) − wall_work = −(energy dissipated in
 //	                   the contacts), zero for elastic GR (0 for static
 //	                   scenes)
+//	overlap            the deepest penetration max(0, −gᵢ) at the step's end
+//	                   (after the position correction, if any) among the
+//	                   step's contacts and those the correction found it
+//	                   missed (length; 0 without contacts; NaN for systems
+//	                   that cannot evaluate gaps, rigid2d)
+//	correction_pe      the potential energy the position correction added at
+//	                   this step (energy; 0 without correction; the kinetic
+//	                   energy is untouched, so total − correction_pe is what
+//	                   the step alone did to the energy)
+//	correction_passes  projection passes of the position correction at this
+//	                   step (0: nothing penetrated beyond its tolerance, or
+//	                   no correction)
 //
 // Integer columns are written as integral floats ("12"). SeriesWriter writes
 // any such numeric CSV with a header of your choice, and ReadSeries reads it

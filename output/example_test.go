@@ -61,18 +61,19 @@ func ExampleNewSeriesWriter() {
 	if err != nil {
 		panic(err)
 	}
-	// step, time, kinetic, potential, total, px, py, contacts, impact_iterations, seconds, capped, residual, wall_work
-	w.Write(0, 0, 0.5, 9.81, 10.31, 1, 0, 0, 0, 0.00012, 0, 0, 0)
-	w.Write(1, 0.001, 0.5196, 9.7904, 10.31, 1, -0.0098, 1, 3, 0.00015, 0, 2.5e-13, 0)
+	// step, time, kinetic, potential, total, px, py, contacts, impact_iterations, seconds, capped, residual, wall_work,
+	// overlap, correction_pe, correction_passes
+	w.Write(0, 0, 0.5, 9.81, 10.31, 1, 0, 0, 0, 0.00012, 0, 0, 0, 0, 0, 0)
+	w.Write(1, 0.001, 0.5196, 9.7904, 10.31, 1, -0.0098, 1, 3, 0.00015, 0, 2.5e-13, 0, 2.5e-7, 4.9e-6, 1)
 	if err := w.Close(); err != nil {
 		panic(err)
 	}
 	data, _ := os.ReadFile(path)
 	fmt.Print(string(data))
 	// Output:
-	// step,time,kinetic,potential,total,px,py,contacts,impact_iterations,seconds,capped,residual,wall_work
-	// 0,0,0.5,9.81,10.31,1,0,0,0,0.00012,0,0,0
-	// 1,0.001,0.5196,9.7904,10.31,1,-0.0098,1,3,0.00015,0,2.5e-13,0
+	// step,time,kinetic,potential,total,px,py,contacts,impact_iterations,seconds,capped,residual,wall_work,overlap,correction_pe,correction_passes
+	// 0,0,0.5,9.81,10.31,1,0,0,0,0.00012,0,0,0,0,0,0
+	// 1,0.001,0.5196,9.7904,10.31,1,-0.0098,1,3,0.00015,0,2.5e-13,0,2.5e-07,4.9e-06,1
 }
 
 func ExampleWriteScene2D() {

@@ -42,6 +42,10 @@ type Contact struct {
 	Other int // index of the plane or cylinder for static contacts, else −1
 	N, P  r3.Vec
 	PJ    r3.Vec
+	// Loc is P in body I's frame for vertex contacts (a box corner or
+	// mesh vertex on a plane or cylinder wall), so that Gaps can follow the
+	// vertex to other positions.
+	Loc r3.Vec
 }
 
 type pair struct{ i, j int }
@@ -129,7 +133,7 @@ func (d *detector) bodyPlane(s *System, q0, q1 []float64, i, k int) {
 		for c := 0; c < 8; c++ {
 			loc := corner(sh.Half, c)
 			if r3.Dot(pl.N, r3.Sub(r3.Add(x1, r1.MulVec(loc)), pl.P)) < tol {
-				d.add(Contact{Kind: BoxPlane, I: i, J: -1, Other: k, N: pl.N, P: r3.Add(x0, r0.MulVec(loc))})
+				d.add(Contact{Kind: BoxPlane, I: i, J: -1, Other: k, N: pl.N, P: r3.Add(x0, r0.MulVec(loc)), Loc: loc})
 			}
 		}
 	case MeshShape:
@@ -140,7 +144,7 @@ func (d *detector) bodyPlane(s *System, q0, q1 []float64, i, k int) {
 		}
 		for _, loc := range sh.Mesh.V {
 			if r3.Dot(pl.N, r3.Sub(r3.Add(x1, r1.MulVec(loc)), pl.P)) < tol {
-				d.add(Contact{Kind: MeshPlane, I: i, J: -1, Other: k, N: pl.N, P: r3.Add(x0, r0.MulVec(loc))})
+				d.add(Contact{Kind: MeshPlane, I: i, J: -1, Other: k, N: pl.N, P: r3.Add(x0, r0.MulVec(loc)), Loc: loc})
 			}
 		}
 	}
@@ -197,7 +201,7 @@ func (d *detector) bodyCylinder(s *System, q0, q1 []float64, i, k int) {
 			p := r3.Add(x0, r0.MulVec(loc))
 			rad := cy.radial(p)
 			if rn := r3.Norm(rad); rn > 0 {
-				d.add(Contact{Kind: BodyCylinder, I: i, J: -1, Other: k, N: r3.Scale(-1/rn, rad), P: p})
+				d.add(Contact{Kind: BodyCylinder, I: i, J: -1, Other: k, N: r3.Scale(-1/rn, rad), P: p, Loc: loc})
 			}
 		}
 	}

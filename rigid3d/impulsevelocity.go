@@ -66,14 +66,18 @@ func (s *System) Gaps(q []float64, dst []float64) []float64 {
 		switch c.Kind {
 		case SpherePlane, BoxPlane, MeshPlane:
 			pl := s.Planes[c.Other]
-			g = r3.Dot(pl.N, r3.Sub(c.P, pl.P))
 			if c.Kind == SpherePlane {
 				x, _ := Pose(q, c.I)
 				g = r3.Dot(pl.N, r3.Sub(x, pl.P)) - s.Shapes[c.I].R
+			} else {
+				g = r3.Dot(pl.N, r3.Sub(s.vertexAt(q, c), pl.P))
 			}
 		case SphereCylinder, BodyCylinder:
 			cy := s.Cyls[c.Other]
 			p, r := c.P, 0.0
+			if c.Kind == BodyCylinder {
+				p = s.vertexAt(q, c)
+			}
 			if c.Kind == SphereCylinder {
 				p, _ = Pose(q, c.I)
 				r = s.Shapes[c.I].R
@@ -86,6 +90,16 @@ func (s *System) Gaps(q []float64, dst []float64) []float64 {
 		dst = append(dst, g)
 	}
 	return dst
+}
+
+// vertexAt returns the vertex of a vertex contact (BoxPlane, MeshPlane,
+// BodyCylinder) with body I at q: x + R·Loc, the same arithmetic as the
+// detection's point P, so that at the detection's positions it is P bit
+// for bit.
+func (s *System) vertexAt(q []float64, c *Contact) r3.Vec {
+	x, o := Pose(q, c.I)
+	r := o.Matrix()
+	return r3.Add(x, r.MulVec(c.Loc))
 }
 
 // bodySDF returns body i's signed distance at world point p (0 where a

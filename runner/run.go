@@ -117,11 +117,22 @@ type Summary struct {
 	MaxEnergyDrift      float64 `json:"max_relative_energy_drift"`
 	// WallWork is the work moving geometry did on the bodies over the run
 	// (sim.StepStats.WallWork summed; energy.csv column wall_work).
-	WallWork  float64   `json:"wall_work"`
-	Momentum0 []float64 `json:"momentum_initial"`
-	Momentum1 []float64 `json:"momentum_final"`
-	Dir       string    `json:"output_dir"`
-	Error     string    `json:"error,omitempty"`
+	WallWork float64 `json:"wall_work"`
+	// MaxOverlap is the deepest penetration at any step's end (energy.csv
+	// overlap; nil, absent from summary.json, when the system cannot
+	// evaluate its gaps). CorrectedSteps counts the steps whose position
+	// correction projected, CorrectionEnergy sums the potential energy it
+	// added, CorrectionCappedSteps counts the steps it left an overlap
+	// above its tolerance (at its pass cap).
+	MaxOverlap            *float64  `json:"max_overlap,omitempty"`
+	CorrectedSteps        int       `json:"corrected_steps"`
+	CorrectionEnergy      float64   `json:"correction_energy"`
+	CorrectionCappedSteps int       `json:"correction_capped_steps"`
+	CorrectionTol         float64   `json:"correction_tolerance,omitempty"`
+	Momentum0             []float64 `json:"momentum_initial"`
+	Momentum1             []float64 `json:"momentum_final"`
+	Dir                   string    `json:"output_dir"`
+	Error                 string    `json:"error,omitempty"`
 	// Hints are advice printed during the run (a slow operator for the
 	// scene: impact.SlowGRHint).
 	Hints []string `json:"hints,omitempty"`
@@ -198,6 +209,15 @@ func Run(sys System, c Config) (*Summary, error) {
 	if c.VTK {
 		res.Files = append(res.Files, "vtk/trajectory.pvd")
 	}
+	// Every run reports the deepest overlap per step: without a position
+	// correction, one that only measures (the states do not change).
+	measured := st.MeasureOverlap() == nil
+	if measured {
+		res.MaxOverlap = new(float64)
+	}
+	if k := st.Correction(); k != nil && k.Config().Project {
+		res.CorrectionTol = k.Config().Tol
+	}
 	ke, pe := sys.Energy(st.Q, st.V)
 	res.Energy0, res.Energy1 = ke+pe, ke+pe
 	res.Momentum0 = make([]float64, info.Dim)
@@ -257,8 +277,13 @@ func Run(sys System, c Config) (*Summary, error) {
 		l := &st.Last
 		row = append(row[:0], float64(st.N), st.T, ke, pe, ke+pe)
 		row = append(row, p...)
-		row = append(row, float64(l.Contacts), float64(l.Law.Iterations), (l.Integration + l.Detection + l.Impact).Seconds(),
-			float64(l.Law.Capped), l.Law.Residual, res.WallWork)
+		cs := &l.Correction
+		overlap := cs.Overlap
+		if !measured {
+			overlap = math.NaN()
+		}
+		row = append(row, float64(l.Contacts), float64(l.Law.Iterations), (l.Integration + l.Detection + l.Impact + cs.Time).Seconds(),
+			float64(l.Law.Capped), l.Law.Residual, res.WallWork, overlap, cs.PotentialChange, float64(cs.Passes))
 		if res.Energy0 != 0 {
 			res.MaxEnergyDrift = math.Max(res.MaxEnergyDrift, math.Abs(ke+pe-res.Energy0)/math.Abs(res.Energy0))
 		}
@@ -287,6 +312,16 @@ func Run(sys System, c Config) (*Summary, error) {
 		res.WallWork += l.WallWork
 		res.MaxContacts = max(res.MaxContacts, l.Contacts)
 		res.MaxIterations = max(res.MaxIterations, l.Law.Iterations)
+		if cs := &l.Correction; measured {
+			*res.MaxOverlap = max(*res.MaxOverlap, cs.Overlap)
+			if cs.Passes > 0 {
+				res.CorrectedSteps++
+				res.CorrectionEnergy += cs.PotentialChange
+			}
+			if cs.Capped {
+				res.CorrectionCappedSteps++
+			}
+		}
 		if l.Law.Capped > 0 {
 			if res.CappedSteps == 0 {
 				res.FirstCappedStep = st.N
@@ -417,12 +452,21 @@ type runError struct {
 func (e *runError) Error() string { return e.msg }
 func (e *runError) Unwrap() error { return e.err }
 
-// Warning returns the one-line warning about capped steps ("" if none).
+// Warning returns the one-line warnings about capped steps, of the contact
+// law and of the position correction ("" if none).
 func (s *Summary) Warning() string {
-	if s.CappedSteps == 0 {
-		return ""
+	w := ""
+	if s.CorrectionCappedSteps > 0 {
+		w = fmt.Sprintf("warning: %d of %d steps ended with an overlap above the position correction's tolerance %.3g after its last pass (deepest %.3g); the run went on (energy.csv columns overlap and correction_passes; --correction-passes raises the cap, --strict stops instead)",
+			s.CorrectionCappedSteps, s.Steps, s.CorrectionTol, *s.MaxOverlap)
 	}
-	return fmt.Sprintf("warning: %d of %d steps stopped at the contact law's iteration cap before its tolerance (first at step %d; worst residual %.3g > tolerance %.3g); the run went on (energy.csv columns capped and residual; --strict stops instead)",
+	if s.CappedSteps == 0 {
+		return w
+	}
+	if w != "" {
+		w += "\n"
+	}
+	return w + fmt.Sprintf("warning: %d of %d steps stopped at the contact law's iteration cap before its tolerance (first at step %d; worst residual %.3g > tolerance %.3g); the run went on (energy.csv columns capped and residual; --strict stops instead)",
 		s.CappedSteps, s.Steps, s.FirstCappedStep, s.WorstCappedResidual, s.CappedTol)
 }
 
@@ -436,6 +480,13 @@ func (s *Summary) Print(w io.Writer) {
 		fmt.Fprintf(w, "capped     %d of %d steps at the iteration cap (first: step %d), worst residual %.3g\n", s.CappedSteps, s.Steps, s.FirstCappedStep, s.WorstCappedResidual)
 	}
 	fmt.Fprintf(w, "energy     %.15g → %.15g (max relative drift %.3g)\n", s.Energy0, s.Energy1, s.MaxEnergyDrift)
+	if s.MaxOverlap != nil {
+		fmt.Fprintf(w, "overlap    deepest %.3g at a step's end", *s.MaxOverlap)
+		if s.CorrectionTol > 0 {
+			fmt.Fprintf(w, "; position correction (tolerance %.3g) projected %d steps, adding %.6g to the potential energy", s.CorrectionTol, s.CorrectedSteps, s.CorrectionEnergy)
+		}
+		fmt.Fprintln(w)
+	}
 	fmt.Fprintf(w, "momentum   %s → %s\n", vecString(s.Momentum0), vecString(s.Momentum1))
 	fmt.Fprintf(w, "output     %s/{%s}\n", s.Dir, strings.Join(s.Files, ","))
 	if s.Error != "" {

@@ -150,7 +150,7 @@ func NewCorrector(sys PositionCorrectable, c Correction) (*Corrector, error) {
 		c.MaxPasses = DefaultCorrectionPasses
 	}
 	k := &Corrector{cfg: c, sys: sys}
-	if f, ok := sys.(MissedContactFinder); ok && c.Search > 0 && c.Project {
+	if f, ok := sys.(MissedContactFinder); ok && c.Search > 0 {
 		k.finder = f
 	}
 	if r, ok := sys.(Relinearizer); ok && c.Project {
@@ -329,15 +329,20 @@ func (s *Stepper) SetCorrection(c *Correction) error {
 }
 
 // MeasureOverlap installs a correction that only measures the worst
-// overlap of every step (Last.Correction.Overlap) when none is installed;
-// the states are bitwise those without it. It fails if the system cannot
-// evaluate its gaps (PositionCorrectable).
+// overlap of every step (Last.Correction.Overlap), with the search
+// distance of SetOverlapSearch, when none is installed; the states are
+// bitwise those without it. It fails if the system cannot evaluate its
+// gaps (PositionCorrectable).
 func (s *Stepper) MeasureOverlap() error {
 	if s.corr != nil {
 		return nil
 	}
-	return s.SetCorrection(&Correction{})
+	return s.SetCorrection(&Correction{Search: s.overlapSearch})
 }
+
+// SetOverlapSearch sets the search distance for missed contacts
+// (Correction.Search) of a later MeasureOverlap.
+func (s *Stepper) SetOverlapSearch(d float64) { s.overlapSearch = d }
 
 // Correction returns the installed position correction (nil: none).
 func (s *Stepper) Correction() *Corrector { return s.corr }
@@ -349,6 +354,7 @@ func (s *Stepper) correct(q []float64) error {
 	if s.corr == nil {
 		return nil
 	}
+	s.phase("position correction")
 	cs, err := s.corr.Correct(&s.Problem, q)
 	s.Last.Correction = cs
 	if err == nil && s.Strict && cs.Capped {

@@ -222,7 +222,8 @@ type Stepper struct {
 
 	hooks []Hook
 
-	corr *Corrector // the position correction (SetCorrection), nil: none
+	corr          *Corrector // the position correction (SetCorrection), nil: none
+	overlapSearch float64    // MeasureOverlap's search distance
 }
 
 // keepWall copies the known relative velocities the system put into the

@@ -24,6 +24,11 @@ type Config struct {
 	// (0: DefaultSortEvery); between reorders the broad phase sorts
 	// indices only.
 	SortEvery int
+	// Correction, when set, projects the centres out of penetration after
+	// every step (sim.Correction, on the step's contacts; velocities and
+	// orientations untouched). Its Search is not used: the step's
+	// speculative contacts stand in for it.
+	Correction *sim.Correction
 }
 
 // DefaultSortEvery is the default of Config.SortEvery.
@@ -53,6 +58,11 @@ type StepStats struct {
 	MaxPenetration, MaxWallPenetration float64
 	Law                                mech.Stats
 	Integrate, Detect, Solve           time.Duration
+	// Correction records the position correction (Config.Correction);
+	// Err is its error (the QP solver failed: the centres are partly
+	// corrected), nil otherwise.
+	Correction sim.CorrectionStats
+	Err        error
 }
 
 // Step advances the system by one step of Preclik et al.'s impulse-
@@ -100,6 +110,9 @@ func (s *System) Step(c *Config) StepStats {
 	st.Integrate = t1.Sub(t0) + t4.Sub(t3)
 	st.Detect = t2.Sub(t1)
 	st.Solve = t3.Sub(t2)
+	if st.Err = s.setCorrection(c.Correction); st.Err == nil && s.corr != nil {
+		st.Correction, st.Err = s.correct()
+	}
 	return st
 }
 

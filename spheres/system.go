@@ -30,6 +30,7 @@ type System struct {
 	work            workspace
 	pool            *par.Pool
 	stepsSinceOrder int
+	corr            *correction // the position correction (Config.Correction)
 }
 
 // N returns the number of spheres.
@@ -83,7 +84,12 @@ func (s *System) truncate(k int) {
 
 // SetPool makes steps run on the workers of pool (nil: the calling
 // goroutine). Results do not depend on it, bit for bit.
-func (s *System) SetPool(pool *par.Pool) { s.pool = pool }
+func (s *System) SetPool(pool *par.Pool) {
+	s.pool = pool
+	if s.corr != nil {
+		s.corr.k.SetPool(pool)
+	}
+}
 
 // Validate checks radii, masses, walls and the state for finite, positive
 // values.

@@ -161,7 +161,9 @@ func runAndReport(sys runner.System, c *runConfig, stdout, stderr io.Writer) err
 	if res != nil {
 		res.Print(stdout)
 		if w := res.Warning(); w != "" {
-			fmt.Fprintf(stderr, "impactsim: %s\n", w)
+			for _, l := range strings.Split(w, "\n") {
+				fmt.Fprintf(stderr, "impactsim: %s\n", l)
+			}
 		}
 	}
 	return err
