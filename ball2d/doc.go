@@ -80,6 +80,21 @@
 // drum) as NRel = −n·u, DRel = −t·u; a fixed ball's velocity enters through
 // its entries of G. Without moving geometry NRel and DRel stay empty.
 //
+// # Position correction (correction.go)
+//
+// For sim's position correction the system evaluates the gaps of its
+// contacts at any positions (Gaps), their gradients there (Relinearize:
+// the pair and drum normals at q; one projection pass is exact for pairs
+// and planes, whose gaps are convex or linear) and the contacts a step
+// missed (FindMissed): the balls farther than the search distance from
+// their position at the prediction q̃ (or at their last search) are
+// counting-sorted into cells of side 2·r_max over their bounding box, every
+// ball near that box is tried against the moved balls of its 3×3 cells,
+// and pairs, drum and plane contacts overlapping by more than the
+// tolerance that the active set does not hold are appended (in kind,
+// object, ball order; serial, so independent of the worker count). Scenes
+// with portals are not searched.
+//
 // # Planar and Lees–Edwards portals
 //
 // A portal joins two planes A and B whose normals point into the domain

@@ -51,7 +51,8 @@ func (s *System) Drift(q, v []float64, h float64, qOut []float64) {
 
 // Gaps appends the signed gap at q of every contact of the last
 // BuildProblem (in column order) to dst. A vertex-based contact (a box
-// corner or mesh vertex on a plane or cylinder wall) and a sphere on a
+// corner or mesh vertex on a plane or cylinder wall, the vertex following
+// body I from the detection's positions: Contact.Loc) and a sphere on a
 // plane or cylinder have the exact distance of the vertex or sphere to the
 // wall; every other contact (sphere–sphere, sphere–box, box–box, mesh–body)
 // has ξ = φ_I(p) + φ_J(p), the sum of both bodies' signed distances at the

@@ -21,7 +21,9 @@
 //     last state reached;
 //   - energy.csv gets the initial state and one row per step (columns
 //     output.EnergyColumns: energies, momentum, contacts, operator iterations,
-//     seconds, and the contact law's capped solves and residual);
+//     seconds, the contact law's capped solves and residual, and the
+//     position correction's record: the step's deepest overlap, the
+//     potential energy the correction added and its passes);
 //   - summary.json and Summary.Print report the run.
 //
 // # Iterative laws with user-set caps
@@ -39,6 +41,19 @@
 // for the whole run. With Config.Strict the first capped step is an error
 // instead (a *mech.CapError): the run stops there with the last good state
 // saved as the final frame.
+//
+// # Overlap and the position correction
+//
+// Every run measures the deepest overlap at each step's end
+// (sim.Stepper.MeasureOverlap: when the scene has no position correction,
+// a stage that only evaluates the gaps of the step's contacts and of those
+// the step missed; the states are bitwise those without it). With the
+// correction on (sim.Correction), the summary also counts the steps it
+// projected (corrected_steps), sums the potential energy it added
+// (correction_energy) and counts the steps it left above its tolerance at
+// its pass cap (correction_capped_steps; Summary.Warning says so, and
+// Config.Strict makes such a step an error). Systems that cannot evaluate
+// their gaps (rigid2d) write NaN in the overlap column and no max_overlap.
 //
 // # Errors
 //

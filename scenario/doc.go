@@ -18,6 +18,16 @@
 //     mathematical problem; all map to impactsim's exact qp "auto" solver
 //     (dense active set for small problems, MPRGP for large ones).
 //
+// impactsim's <position_correction> (any system) → sim.Correction after
+// every step (Stepper.SetCorrection), with its tolerance and pass cap;
+// Options.Correction (--position-correction on|off, --correction-tol,
+// --correction-passes) overrides it. Without either the correction is on
+// for the built-in scenes with gravity (builtin:NAME) and off for SCISim's
+// files and the generators' scenes (Table 2, the tests), which keep Alg. 4
+// as the papers and SCISim run it. The default tolerance is
+// DefaultCorrectionTol of the smallest radius, the search distance for
+// missed contacts DefaultCorrectionSearch of it.
+//
 // Options override the scene: a different operator name (friction then
 // comes from maximal dissipation, Alg. 3, with the scene's μ), restitution,
 // friction coefficient, QP solver.

@@ -100,6 +100,17 @@
 // SCISim's <scripting> names the Python module NAME.py beside the scene
 // file; Script records it (package script runs it).
 //
+// # Position correction (impactsim's element, every system)
+//
+//	<position_correction tol="1e-6" max_passes="8"/>
+//
+// turns on the position correction of package sim after every step
+// (CorrectionConfig; both attributes optional: tol a length > 0, default
+// 10⁻⁵ of the smallest radius; max_passes an integer ≥ 1, default 8). At
+// most one per scene; a bad value is a FILE:LINE error naming the
+// attribute. Without it, scene files run without correction unless the
+// command line asks (package scenario).
+//
 // # SCISim rigidbody3d and rigidbody2d scenes
 //
 // ReadRigidBody3D and ReadRigidBody2D read <rigidbody3d_scene> and

@@ -68,6 +68,17 @@
 // and depends on Law.Domains. A steady step allocates nothing
 // (TestStepAllocs).
 //
+// # Position correction
+//
+// With Config.Correction the centres are projected after the drift
+// (sim.Correction, sim.Corrector): the step's contacts, which include
+// every pair whose gap the step could close (the speculative margin), are
+// the constraints of min ½ΔxᵀMΔx s.t. ξᵢ(x) + ∇ξᵢ(x)ᵀΔx ≥ −tol/2, with
+// gaps and normals at the drifted centres (correction.go); orientations
+// and velocities are untouched, and StepStats.Correction records it. It
+// replaces the error reduction ε as the remedy for penetration without
+// adding velocity (ε may stay 0).
+//
 // # Adding and removing spheres, moving walls
 //
 // Add appends a sphere (identity orientation, a fresh ID); Remove drops
