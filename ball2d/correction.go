@@ -74,8 +74,8 @@ func (s *System) FindMissed(ref, q []float64, search, tol float64, p *mech.Probl
 			continue
 		}
 		dx, dy := q[2*i]-ref[2*i], q[2*i+1]-ref[2*i+1]
-		if dx*dx+dy*dy <= s2 {
-			continue
+		if !(dx*dx+dy*dy > s2) || !finite(q[2*i]) || !finite(q[2*i+1]) {
+			continue // a state gone non-finite is the stepper's Check's
 		}
 		ref[2*i], ref[2*i+1] = q[2*i], q[2*i+1]
 		mf.isMoved[i] = true

@@ -188,13 +188,17 @@ func (k *Corrector) Prepare(qPred []float64) {
 	}
 }
 
-// worstOverlap returns max(0, −min gᵢ).
-func worstOverlap(gaps []float64) float64 {
+// worstOverlap returns max(0, −min gᵢ), and false if a gap is not a
+// number (a state gone non-finite, which the stepper's Check refuses).
+func worstOverlap(gaps []float64) (float64, bool) {
 	w := 0.0
 	for _, g := range gaps {
+		if g != g {
+			return w, false
+		}
 		w = math.Max(w, -g)
 	}
-	return w
+	return w, true
 }
 
 // Correct measures, and with Project corrects, the positions q (in place)
@@ -235,9 +239,10 @@ func (k *Corrector) correct(p *mech.Problem, q []float64, st *CorrectionStats) e
 	if len(k.gaps) != st.Contacts {
 		return fmt.Errorf("position correction: %d gaps for %d contacts", len(k.gaps), st.Contacts)
 	}
-	st.OverlapBefore = worstOverlap(k.gaps)
+	var ok bool
+	st.OverlapBefore, ok = worstOverlap(k.gaps)
 	st.Overlap = st.OverlapBefore
-	if !k.cfg.Project || st.Overlap <= k.cfg.Tol {
+	if !k.cfg.Project || st.Overlap <= k.cfg.Tol || !ok {
 		return nil
 	}
 	u0 := k.sys.PotentialEnergy(q)
@@ -275,7 +280,9 @@ func (k *Corrector) correct(p *mech.Problem, q []float64, st *CorrectionStats) e
 			st.Contacts = p.NContacts()
 		}
 		k.gaps = k.sys.Gaps(q, k.gaps[:0])
-		st.Overlap = worstOverlap(k.gaps)
+		if st.Overlap, ok = worstOverlap(k.gaps); !ok {
+			break
+		}
 	}
 	st.Capped = st.Overlap > k.cfg.Tol
 	st.PotentialChange = k.sys.PotentialEnergy(q) - u0
