@@ -28,6 +28,14 @@ type missed struct {
 	// extras found since the last BuildProblem, sorted by (Kind, Obj, I,
 	// J), for the "found before" test
 	sorted []Contact
+	// the arguments of the current scan (scanChunk) and the grid
+	q          []float64
+	tol, h     float64
+	minX, minY float64
+	nx, ny     int32
+	fScan      func(w, lo, hi int)
+	self       *missed
+	sys        *System
 }
 
 // contactLess orders contacts by kind, then object, then balls.
@@ -158,10 +166,30 @@ func (s *System) missedPairs(q []float64, tol, rmax, minX, minY, maxX, maxY floa
 		mf.cellPtr[c] = mf.cellPtr[c-1]
 	}
 	mf.cellPtr[0] = 0
-	n := s.N()
-	for j := 0; j < n; j++ {
+	// Every ball against the moved balls of its 3×3 cells, on the pool;
+	// the hits are gathered in chunk order (and sorted by the caller).
+	if mf.self != mf {
+		mf.self, mf.fScan = mf, mf.scanChunk
+	}
+	mf.sys, mf.q, mf.tol, mf.h, mf.minX, mf.minY, mf.nx, mf.ny = s, q, tol, h, minX, minY, nx, ny
+	d := &s.det
+	nch := d.run(s.N(), mf.fScan)
+	for _, hs := range d.wcont[:nch] {
+		for _, ht := range hs {
+			mf.cand = append(mf.cand, ht.ballPair())
+		}
+	}
+	mf.sys, mf.q = nil, nil
+}
+
+// scanChunk tries balls [lo, hi) against the moved balls of their 3×3
+// cells; pairs overlapping by more than the tolerance go to chunk w's hits.
+func (mf *missed) scanChunk(w, lo, hi int) {
+	s, q, h, nx, ny := mf.sys, mf.q, mf.h, mf.nx, mf.ny
+	out := s.det.wcont[w]
+	for j := lo; j < hi; j++ {
 		xj, yj := q[2*j], q[2*j+1]
-		fx, fy := (xj-minX)/h, (yj-minY)/h
+		fx, fy := (xj-mf.minX)/h, (yj-mf.minY)/h
 		if !(fx > -1 && fy > -1 && fx < float64(nx)+1 && fy < float64(ny)+1) {
 			continue // farther than h from every moved ball
 		}
@@ -174,17 +202,17 @@ func (s *System) missedPairs(q []float64, tol, rmax, minX, minY, maxX, maxY floa
 					if i == j || mf.isMoved[j] && i > j || s.Fixed[j] && s.Fixed[i] {
 						continue // both moved: found from the larger index
 					}
-					rr := s.R[i] + s.R[j] - tol
+					rr := s.R[i] + s.R[j] - mf.tol
 					dx, dy := q[2*i]-xj, q[2*i+1]-yj
 					if rr > 0 && dx*dx+dy*dy < rr*rr {
 						a, b := min(i, j), max(i, j)
-						nrm := pairNormal(pos(q, a), pos(q, b), pos(q, a), pos(q, b))
-						mf.cand = append(mf.cand, Contact{Kind: BallBall, I: int32(a), J: int32(b), Obj: -1, PortalI: -1, PortalJ: -1, N: nrm})
+						out = append(out, hit{int32(a), int32(b), pairNormal(pos(q, a), pos(q, b), pos(q, a), pos(q, b))})
 					}
 				}
 			}
 		}
 	}
+	s.det.wcont[w] = out
 }
 
 // missedWalls appends to s.miss.cand the drum and plane contacts of the

@@ -67,8 +67,8 @@ func cmdBenchDrum(args []string, stdout, stderr io.Writer) error {
 	resume := inFile(fs, "resume", "start from a state written by --save-state for the same --n and --mode (--steps and --from count from step 0, not from the resumed step)")
 	var corr scenario.CorrectionOptions
 	fs.StringVar(&corr.Mode, "position-correction", "off", "on: project positions out of penetration after every step (sim.Correction); off (default here, Table 2 as in the paper)")
-	fs.Float64Var(&corr.Tol, "correction-tol", 0, "position correction: overlap tolerance, a length (default 1e-6 of the radius)")
-	fs.IntVar(&corr.MaxPasses, "correction-passes", 0, "position correction: projection passes per step at most (default 8)")
+	fs.Float64Var(&corr.Tol, "correction-tol", 0, "position correction: overlap tolerance, a length (0: 1e-5 of the radius)")
+	countVar(fs, &corr.MaxPasses, "correction-passes", 0, 0, 1000, "position correction: projection passes per step at most (0: 8)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return err

@@ -54,8 +54,8 @@ func parseRun(args []string) (*runConfig, error) {
 	countVar(fs, &nb.Domains, "domains", 0, 0, 1e6, "nbgs: domains of the Gauss–Seidel/weighted-Jacobi blend (≥ 1; 1: plain Gauss–Seidel)")
 	fs.Float64Var(&nb.Relax, "relax", 0, "nbgs: relaxation ω in (0, 1] of the Jacobi exchange between domains")
 	fs.StringVar(&c.opts.Correction.Mode, "position-correction", "", "on or off: project positions out of penetration after every step, velocities untouched (default: the scene's <position_correction>; on for built-in scenes with gravity, off for SCISim files)")
-	fs.Float64Var(&c.opts.Correction.Tol, "correction-tol", 0, "position correction: overlap tolerance, a length (default: the scene's, else 1e-6 of the smallest radius)")
-	fs.IntVar(&c.opts.Correction.MaxPasses, "correction-passes", 0, "position correction: projection passes per step at most (default: the scene's, else 8)")
+	fs.Float64Var(&c.opts.Correction.Tol, "correction-tol", 0, "position correction: overlap tolerance, a length (0: the scene's, else 1e-5 of the smallest radius)")
+	countVar(fs, &c.opts.Correction.MaxPasses, "correction-passes", 0, 0, 1000, "position correction: projection passes per step at most (0: the scene's, else 8)")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return nil, err
