@@ -39,6 +39,23 @@ func demonRecord(st *sim.Stepper, n int, interval float64, t, left *[]float64) {
 	}})
 }
 
+// demonWindow returns the extremes of the left count averaged over
+// windows of k samples, over the samples with time ≥ from.
+func demonWindow(ts, left []float64, k int, from float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for i := 0; i+k <= len(left); i += k {
+		if ts[i] < from {
+			continue
+		}
+		var s float64
+		for _, l := range left[i : i+k] {
+			s += l
+		}
+		lo, hi = math.Min(lo, s/float64(k)), math.Max(hi, s/float64(k))
+	}
+	return lo, hi
+}
+
 // demonAsymmetry returns the mean of |n_left − n_right|/N over the last
 // third of the record.
 func demonAsymmetry(left []float64, n int) float64 {
