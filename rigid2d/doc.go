@@ -58,6 +58,10 @@
 // centre crossed a plane (adding the shear velocity for Lees–Edwards) and
 // StartStep sets the portals' offsets for the end of the step.
 //
+// Planes may move (geom2d.Plane.V, W, set with their position by a
+// sim.Hook): a contact with a moving plane carries the plane's velocity u
+// at the contact point the same way, NRel = −n·u, DRel = −t·u.
+//
 // # Free flight
 //
 // Gravity only (F = m g, no torque), with SCISim's integrators: Verlet,

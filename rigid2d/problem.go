@@ -18,8 +18,9 @@ import (
 //   - one column of D per contact, the tangent t = (−n_y, n_x) in the same
 //     pattern: (t, r_I × t) and −(t, r_J × t), DContact[k] = k;
 //   - for a contact with the image of a body behind a Lees–Edwards plane,
-//     whose extra velocity is u, NRel = −n·u and DRel = −t·u (zero
-//     elsewhere; both empty when no portal shears);
+//     whose extra velocity is u, or with a moving plane (geom2d.Plane V, W)
+//     whose velocity at the contact point is u, NRel = −n·u and DRel = −t·u
+//     (zero elsewhere; both empty when nothing moves);
 //   - CoR and Mu from the system; Bodies (I, J) with −1 for planes and
 //     fixed bodies.
 //
@@ -44,6 +45,9 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 	shear := false
 	for i := range s.Portals {
 		shear = shear || s.Portals[i].LeesEdwards()
+	}
+	for i := range s.Planes {
+		shear = shear || s.Planes[i].Moving()
 	}
 	for k := range s.det.contacts {
 		c := &s.det.contacts[k]
@@ -73,7 +77,12 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 		p.D.EndCol()
 		p.DContact = append(p.DContact, k)
 		if shear {
-			nrel, drel := geom2d.WallRel(nrm, t, c.Kick)
+			u := c.Kick
+			if c.Plane >= 0 && s.Planes[c.Plane].Moving() {
+				// A moving plane: its velocity at the contact point.
+				u = s.Planes[c.Plane].VelocityAt([2]float64{q0[3*c.I] + c.RI[0], q0[3*c.I+1] + c.RI[1]})
+			}
+			nrel, drel := geom2d.WallRel(nrm, t, u)
 			p.NRel = append(p.NRel, nrel)
 			p.DRel = append(p.DRel, drel)
 		}
