@@ -47,6 +47,17 @@
 // coefficients refuses a problem with nonzero NRel: its energy bound
 // T(v⁺) ≤ T(v⁻) (below) is a statement about static geometry.
 //
+// # Propagation order
+//
+// GR, QCE (and QCE-LCP's QCE stage), Gauss–Seidel and Jacobi resolve a
+// problem in iterations whose violator sets grow outwards from where the
+// impact starts; Propagation.FirstPush gives, after Resolve, the iteration
+// in which each contact first received an impulse. In a resting pile
+// pushed from below it counts the layers the impact climbs (one per two
+// iterations in a settled pile of disks): rigid contacts carry an impact
+// through the pile within one time step, and this order is its wave front
+// (Zhang et al.'s WAV; `impactsim shock`).
+//
 // # Velocity-dependent restitution
 //
 // VelocityRestitution sets each contact's coefficient from its approach
