@@ -2,8 +2,9 @@ package scene
 
 import (
 	"fmt"
-	"math"
 	"math/rand/v2"
+
+	"impactsim/motion"
 )
 
 // DemonParams sets up the granular Maxwell's demon of Smith et al. 2012,
@@ -37,10 +38,7 @@ func DefaultDemon() DemonParams {
 }
 
 // Gamma returns the dimensionless shaking acceleration Γ = A(2πf)²/g.
-func (p DemonParams) Gamma() float64 {
-	w := 2 * math.Pi * p.Frequency
-	return p.Amplitude * w * w / p.Gravity
-}
+func (p DemonParams) Gamma() float64 { return motion.Gamma(p.Amplitude, p.Frequency, p.Gravity) }
 
 // MaxwellDemon builds the scene: the floor y = 0, side walls at
 // x = ±(HalfWidth + R), a lid at 8 fence heights, and the fence, a column

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"impactsim/motion"
 	"impactsim/output"
 	"impactsim/runner"
 	"impactsim/scenario"
@@ -125,9 +126,8 @@ func cmdDemon(args []string, stdout, stderr io.Writer) error {
 	case *gamma < 0 || math.IsNaN(*gamma) || math.IsInf(*gamma, 0):
 		return badInput("demon: --gamma %v: want a finite value ≥ 0", *gamma)
 	}
-	w := 2 * math.Pi * p.Frequency
 	if *gamma > 0 {
-		p.Amplitude = *gamma * p.Gravity / (w * w)
+		p.Amplitude = motion.AmplitudeFromGamma(*gamma, p.Frequency, p.Gravity)
 	}
 	if !(p.Amplitude >= 0) || math.IsInf(p.Amplitude, 0) {
 		return badInput("demon: --amplitude %v: want a finite amplitude ≥ 0", p.Amplitude)
@@ -212,7 +212,7 @@ func demonSweep(p scene.DemonParams, amps []float64, seeds int, end float64, out
 			leftCol, asymCol = append(leftCol, left[len(left)-1]), append(asymCol, as)
 			prog.Update(float64(k*seeds + s))
 		}
-		ga, asym = append(ga, (scene.DemonParams{Amplitude: a, Frequency: p.Frequency, Gravity: p.Gravity}).Gamma()), append(asym, sum/float64(seeds))
+		ga, asym = append(ga, motion.Gamma(a, p.Frequency, p.Gravity)), append(asym, sum/float64(seeds))
 	}
 	prog.Finish()
 	if err := output.WriteColumns(filepath.Join(out, "sweep.csv"), []string{"amplitude", "gamma", "seed", "left_final", "asymmetry"}, ampCol, gamCol, seedCol, leftCol, asymCol); err != nil {
@@ -226,7 +226,7 @@ func demonSweep(p scene.DemonParams, amps []float64, seeds int, end float64, out
 		fmt.Fprintf(stdout, "A = %-6.3g Γ = %-8.4g asymmetry %.3f\n", amps[k], ga[k], asym[k])
 	}
 	if gc, ok := demonThreshold(ga, asym); ok {
-		fmt.Fprintf(stdout, "threshold  the balls stop clustering (asymmetry below 0.5) at Γ ≈ %.4g (A ≈ %.3g)\n", gc, gc*p.Gravity/math.Pow(2*math.Pi*p.Frequency, 2))
+		fmt.Fprintf(stdout, "threshold  the balls stop clustering (asymmetry below 0.5) at Γ ≈ %.4g (A ≈ %.3g)\n", gc, motion.AmplitudeFromGamma(gc, p.Frequency, p.Gravity))
 	} else {
 		fmt.Fprintf(stdout, "threshold  not bracketed by the sweep (asymmetry never falls through 0.5 after exceeding it)\n")
 	}
