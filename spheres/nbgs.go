@@ -226,7 +226,8 @@ func (s *System) sweepDomain(d int) {
 			rw[1] += c.rj * vj[4]
 			rw[2] += c.rj * vj[5]
 		}
-		n, t, o := &c.n, &c.t, &c.o
+		n, t := &c.n, &c.t
+		o := cross(*n, *t) // as tangents(n) made it
 		dv[0] -= rw[1]*n[2] - rw[2]*n[1]
 		dv[1] -= rw[2]*n[0] - rw[0]*n[2]
 		dv[2] -= rw[0]*n[1] - rw[1]*n[0]

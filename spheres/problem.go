@@ -47,7 +47,7 @@ func (s *System) ExportProblem(p *mech.Problem) {
 		}
 		col(&p.G, c.n)
 		col(&p.D, c.t)
-		col(&p.D, c.o)
+		col(&p.D, cross(c.n, c.t))
 		p.DContact = append(p.DContact, k, k)
 		p.CoR = append(p.CoR, 0)
 		p.Mu = append(p.Mu, s.Mu)

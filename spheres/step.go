@@ -162,14 +162,14 @@ func (s *System) driftChunk(h float64) func(_, lo, hi int) {
 
 // contact is one contact of a step: sphere i and sphere j, or wall −1−j
 // (planes, then boxes, then cylinders), with the unit normal n from j to i,
-// tangents t, o ((n, t, o) right-handed), the radii ri, rj (lever arms −ri
+// tangent t (o = n × t completes the right-handed frame), the radii ri, rj (lever arms −ri
 // n on i, rj n on j; rj = 0 for walls), the isotropic block (A_nn, A_tt),
 // the known relative velocity rel in the frame (gap term and wall
 // velocity), and the impulse x = (x_n, x_t, x_o).
 type contact struct {
 	i, j     int32
 	vi, vj   int32 // offsets of the bodies' (v, ω) in the solve's velocity array
-	n, t, o  [3]float64
+	n, t     [3]float64 // o = n × t is recomputed where needed
 	ri, rj   float64
 	ann, att float64
 	ian, iat float64 // 1/A_nn, 1/A_tt
@@ -449,9 +449,9 @@ func (s *System) pair(out []contact, pen float64, i, j int) ([]contact, float64)
 		pen = -xi0
 	}
 	n := [3]float64{d[0] / l, d[1] / l, d[2] / l}
-	t, o := tangents(n)
+	t, _ := tangents(n)
 	ann := s.InvM[i] + s.InvM[j]
-	c := contact{i: int32(i), j: int32(j), n: n, t: t, o: o, ri: s.R[i], rj: s.R[j],
+	c := contact{i: int32(i), j: int32(j), n: n, t: t, ri: s.R[i], rj: s.R[j],
 		ann: ann, att: ann + s.R[i]*s.R[i]*s.InvI[i] + s.R[j]*s.R[j]*s.InvI[j]}
 	c.ian, c.iat = 1/c.ann, 1/c.att
 	c.rel[0] = sim.GapVelocity(xi0, w.h, w.eps)
@@ -505,16 +505,16 @@ func (s *System) wall(out []contact, pen float64, i, j int, xi float64, n, vw [3
 	if -xi > pen {
 		pen = -xi
 	}
-	t, o := tangents(n)
+	t, _ := tangents(n)
 	ann := s.InvM[i]
-	c := contact{i: int32(i), j: int32(j), n: n, t: t, o: o, ri: s.R[i],
+	c := contact{i: int32(i), j: int32(j), n: n, t: t, ri: s.R[i],
 		ann: ann, att: ann + s.R[i]*s.R[i]*s.InvI[i]}
 	c.ian, c.iat = 1/c.ann, 1/c.att
 	// relative velocity = sphere's − wall's: the wall's part is known
 	c.rel = [3]float64{
 		sim.GapVelocity(xi, w.h, w.eps) - dot(n, vw),
 		-dot(t, vw),
-		-dot(o, vw),
+		-dot(cross(n, t), vw),
 	}
 	return append(out, c), pen
 }
