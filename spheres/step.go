@@ -168,7 +168,7 @@ func (s *System) driftChunk(h float64) func(_, lo, hi int) {
 // velocity), and the impulse x = (x_n, x_t, x_o).
 type contact struct {
 	i, j     int32
-	vi, vj   int32 // offsets of the bodies' (v, ω) in the solve's velocity array
+	vi, vj   int32      // offsets of the bodies' (v, ω) in the solve's velocity array
 	n, t     [3]float64 // o = n × t is recomputed where needed
 	ri, rj   float64
 	ann, att float64
