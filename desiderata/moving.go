@@ -84,3 +84,33 @@ func FloorPile(rng *rand.Rand, cor, mu float64) *mech.Problem {
 	AddFloor(p, b, 0, cor, mu)
 	return p
 }
+
+// Dissipation returns the energy the contacts of p dissipate when they
+// apply the impulses λ and β (β may be nil: no friction):
+// −Σᵢ λᵢ ūᵢ − Σₖ βₖ w̄ₖ, with ū and w̄ the relative normal and tangential
+// velocities (moving geometry included, mech.Problem.NRel and DRel)
+// averaged over before and after the impulses. It is ≥ 0 for a law that
+// creates no energy, and the change of kinetic energy of the step's
+// impulses is the work of the moving geometry minus it.
+func Dissipation(p *mech.Problem, lambda, beta []float64) float64 {
+	n, m, d := len(p.V), p.NContacts(), p.D.NCols()
+	if beta == nil {
+		beta, d = make([]float64, d), 0
+	}
+	vp := make([]float64, n)
+	p.ApplyImpulses(vp, p.V, lambda[:m], beta[:p.D.NCols()], make([]float64, n))
+	u0, u1 := make([]float64, m), make([]float64, m)
+	p.RelNormalVelocities(u0, p.V)
+	p.RelNormalVelocities(u1, vp)
+	var diss float64
+	for i := range u0 {
+		diss -= lambda[i] * (u0[i] + u1[i]) / 2
+	}
+	w0, w1 := make([]float64, d), make([]float64, d)
+	p.RelTangentVelocities(w0, p.V)
+	p.RelTangentVelocities(w1, vp)
+	for k := range w0 {
+		diss -= beta[k] * (w0[k] + w1[k]) / 2
+	}
+	return diss
+}
