@@ -88,6 +88,34 @@ func (s *System) AddBody(sh Shape, rho float64, x [2]float64, theta float64, v [
 	return len(s.Shapes) - 1
 }
 
+// DeleteBodies removes the bodies whose indices del lists (distinct, in
+// [0, n); any order) from the system's arrays, and returns the state (q,
+// v), of 3n entries each, without them: the rest keep their order.
+func (s *System) DeleteBodies(del []int, q, v []float64) (q1, v1 []float64) {
+	gone := make([]bool, s.N())
+	for _, i := range del {
+		gone[i] = true
+	}
+	keep := func(i int) bool { return !gone[i] }
+	s.Shapes = filterBodies(s.Shapes, 1, keep)
+	s.M, s.I = filterBodies(s.M, 1, keep), filterBodies(s.I, 1, keep)
+	s.Fixed = filterBodies(s.Fixed, 1, keep)
+	s.Q, s.V = filterBodies(s.Q, 3, keep), filterBodies(s.V, 3, keep)
+	return filterBodies(q, 3, keep), filterBodies(v, 3, keep)
+}
+
+// filterBodies returns the blocks of k entries of x (one per body) whose
+// body keep accepts, in a new slice.
+func filterBodies[T any](x []T, k int, keep func(i int) bool) []T {
+	out := make([]T, 0, len(x))
+	for i := 0; i < len(x)/k; i++ {
+		if keep(i) {
+			out = append(out, x[k*i:k*i+k]...)
+		}
+	}
+	return out
+}
+
 // Validate checks the system's data: lengths, finite state, positive finite
 // masses, inertias and dimensions, unit plane normals, portals between
 // distinct planes, and no boxes with portals (SCISim images only circles

@@ -136,16 +136,8 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 	}
 	r.Law = law
 	r.Stepper = st
-	if err := ball2dMotions(sc, sys, st); err != nil {
-		return nil, err
-	}
-	if sc.Script != nil {
-		pr, err := script.Balls2D(sc.Script.Path, sys)
-		if err := attachScript(sc.Source, sc.Script, pr, err, st); err != nil {
-			return nil, err
-		}
-	}
-	if err := velocityRestitution(st, opt); err != nil {
+	if err := driveScene(st, sc.Source, func() error { return ball2dMotions(sc, sys, st) }, sc.Script,
+		func(path string) (*script.Program, error) { return script.Balls2D(path, sys) }, opt); err != nil {
 		return nil, err
 	}
 	if opt.Workers < 0 || opt.Workers > 1 {

@@ -2,13 +2,16 @@ package scenario
 
 import (
 	"fmt"
+	"slices"
 
 	"gonum.org/v1/gonum/spatial/r3"
 
 	"impactsim/ball2d"
+	"impactsim/geom2d"
 	"impactsim/impact"
 	"impactsim/mech"
 	"impactsim/motion"
+	"impactsim/rigid2d"
 	"impactsim/rigid3d"
 	"impactsim/scene"
 	"impactsim/script"
@@ -20,6 +23,10 @@ import (
 type driven struct {
 	m     motion.Motion
 	place func(st *sim.Stepper, s *motion.State)
+	// again: the system's integrator moves the piece during the step
+	// (rigid2d's kinematic bodies keep their velocity, as SCISim's), so
+	// it is placed again at the step's end.
+	again bool
 }
 
 // sceneMotion converts a scene's <motion> into a motion.Motion whose
@@ -60,21 +67,35 @@ func motionHook(st *sim.Stepper, ds []driven) {
 		s := d.m.At(st.T)
 		d.place(st, &s)
 	}
-	st.AddHook(sim.Hook{Name: "motion", Begin: func(st *sim.Stepper) error {
-		t := st.T + st.H
+	var t float64 // the end of the step being taken
+	h := sim.Hook{Name: "motion", Begin: func(st *sim.Stepper) error {
+		t = st.T + st.H
 		for _, d := range ds {
 			s := d.m.At(t)
 			d.place(st, &s)
 		}
 		return nil
-	}})
+	}}
+	if slices.ContainsFunc(ds, func(d driven) bool { return d.again }) {
+		h.End = func(st *sim.Stepper) error {
+			for _, d := range ds {
+				if d.again {
+					s := d.m.At(t)
+					d.place(st, &s)
+				}
+			}
+			return nil
+		}
+	}
+	st.AddHook(h)
 }
 
 // addMotions converts a scene's motions (src names the file) with target,
 // which returns for one motion how to place its geometry and the
 // reference point of its rotation, and adds their hook to st. walls maps
-// the scene's plane indices to the system's (scene.WallPlanes).
-func addMotions(st *sim.Stepper, src string, ms []scene.Motion, walls []int, target func(sm *scene.Motion, plane int) (func(*sim.Stepper, *motion.State), r3.Vec)) error {
+// the scene's plane indices to the system's (scene.WallPlanes); again
+// says which targets the system's integrator moves (driven.again).
+func addMotions(st *sim.Stepper, src string, ms []scene.Motion, walls []int, again string, target func(sm *scene.Motion, plane int) (func(*sim.Stepper, *motion.State), r3.Vec)) error {
 	planeOf := map[int]int{} // scene plane → system plane
 	for k, i := range walls {
 		planeOf[i] = k
@@ -90,33 +111,55 @@ func addMotions(st *sim.Stepper, src string, ms []scene.Motion, walls []int, tar
 		if err != nil {
 			return err
 		}
-		ds = append(ds, driven{m: m, place: place})
+		ds = append(ds, driven{m: m, place: place, again: sm.Target == again})
 	}
 	motionHook(st, ds)
 	return nil
 }
 
+// plane2D places the 2D plane planes[k] (a static_plane target), moved
+// from its pose now; its reference point is the plane's.
+func plane2D(planes []geom2d.Plane, k int) (func(*sim.Stepper, *motion.State), r3.Vec) {
+	p0 := planes[k]
+	return func(_ *sim.Stepper, s *motion.State) { planes[k] = p0.Moved(s) }, r3.Vec{X: p0.P[0], Y: p0.P[1]}
+}
+
+// body2D places body b of a 2D state with stride entries per body (2: a
+// ball's x, y; 3: a rigid body's x, y, θ, whose angle turns with the
+// motion's rotation), moved from its pose now: its position and velocity
+// (and angle and angular velocity) in the stepper's state. Its reference
+// point is its centre.
+func body2D(st *sim.Stepper, b, stride int) (func(*sim.Stepper, *motion.State), r3.Vec) {
+	i := stride * b
+	x0 := r3.Vec{X: st.Q[i], Y: st.Q[i+1]}
+	var th0 float64
+	if stride == 3 {
+		th0 = st.Q[i+2]
+	}
+	return func(st *sim.Stepper, s *motion.State) {
+		x := s.Point(x0)
+		v := s.VelocityAt(x)
+		st.Q[i], st.Q[i+1] = x.X, x.Y
+		st.V[i], st.V[i+1] = v.X, v.Y
+		if stride == 3 {
+			st.Q[i+2], st.V[i+2] = th0+s.RotVec.Z, s.W.Z
+		}
+	}, x0
+}
+
 // ball2dMotions adds the hook of a ball2d scene's <motion> elements to st.
 func ball2dMotions(sc *scene.Ball2DScene, sys *ball2d.System, st *sim.Stepper) error {
-	return addMotions(st, sc.Source, sc.Motions, scene.WallPlanes(len(sc.Planes), sc.Portals),
+	return addMotions(st, sc.Source, sc.Motions, scene.WallPlanes(len(sc.Planes), sc.Portals), "",
 		func(sm *scene.Motion, k int) (func(*sim.Stepper, *motion.State), r3.Vec) {
 			switch sm.Target {
 			case "static_plane":
-				p0 := sys.Planes[k]
-				return func(_ *sim.Stepper, s *motion.State) { sys.Planes[k] = p0.Moved(s) }, r3.Vec{X: p0.P[0], Y: p0.P[1]}
+				return plane2D(sys.Planes, k)
 			case "static_drum":
 				k := sm.Index
 				d0 := sys.Drums[k]
 				return func(_ *sim.Stepper, s *motion.State) { sys.Drums[k] = d0.Moved(s) }, r3.Vec{X: d0.C[0], Y: d0.C[1]}
 			case "ball":
-				b := sm.Index
-				x0 := r3.Vec{X: st.Q[2*b], Y: st.Q[2*b+1]}
-				return func(st *sim.Stepper, s *motion.State) {
-					x := s.Point(x0)
-					v := s.VelocityAt(x)
-					st.Q[2*b], st.Q[2*b+1] = x.X, x.Y
-					st.V[2*b], st.V[2*b+1] = v.X, v.Y
-				}, x0
+				return body2D(st, sm.Index, 2)
 			}
 			return nil, r3.Vec{}
 		})
@@ -125,7 +168,7 @@ func ball2dMotions(sc *scene.Ball2DScene, sys *ball2d.System, st *sim.Stepper) e
 // rigid3dMotions adds the hook of a rigidbody3d scene's <motion> elements
 // to st.
 func rigid3dMotions(sc *scene.RigidBody3DScene, sys *rigid3d.System, st *sim.Stepper) error {
-	return addMotions(st, sc.Source, sc.Motions, scene.WallPlanes(len(sc.Planes), sc.Portals),
+	return addMotions(st, sc.Source, sc.Motions, scene.WallPlanes(len(sc.Planes), sc.Portals), "",
 		func(sm *scene.Motion, k int) (func(*sim.Stepper, *motion.State), r3.Vec) {
 			switch sm.Target {
 			case "static_plane":
@@ -151,17 +194,39 @@ func rigid3dMotions(sc *scene.RigidBody3DScene, sys *rigid3d.System, st *sim.Ste
 		})
 }
 
-// attachScript attaches a scene's loaded script (or reports its loading
-// error, err) to st, running its startOfSim: errors name the scene's
-// <scripting> line and the script's.
-func attachScript(src string, sc *scene.Script, pr *script.Program, err error, st *sim.Stepper) error {
-	if err == nil {
-		err = pr.Attach(st)
+// rigid2dMotions adds the hook of a rigidbody2d scene's <motion> elements
+// to st.
+func rigid2dMotions(sc *scene.RigidBody2DScene, sys *rigid2d.System, st *sim.Stepper) error {
+	return addMotions(st, sc.Source, sc.Motions, scene.WallPlanes(len(sc.Planes), sc.Portals), "rigid_body",
+		func(sm *scene.Motion, k int) (func(*sim.Stepper, *motion.State), r3.Vec) {
+			switch sm.Target {
+			case "static_plane":
+				return plane2D(sys.Planes, k)
+			case "rigid_body":
+				return body2D(st, sm.Index, 3)
+			}
+			return nil, r3.Vec{}
+		})
+}
+
+// driveScene adds what moves a scene's geometry and sets its coefficients
+// to st, in this order: its <motion> elements (motions), its script (load
+// reads the script of the scene's <scripting> element sc, if any; src names
+// the scene file), and the velocity-dependent restitution of opt.
+func driveScene(st *sim.Stepper, src string, motions func() error, sc *scene.Script, load func(path string) (*script.Program, error), opt Options) error {
+	if err := motions(); err != nil {
+		return err
 	}
-	if err != nil {
-		return &scene.Error{File: src, Line: sc.Line, Msg: "scripting: " + err.Error()}
+	if sc != nil {
+		pr, err := load(sc.Path)
+		if err == nil {
+			err = pr.Attach(st)
+		}
+		if err != nil {
+			return &scene.Error{File: src, Line: sc.Line, Msg: "scripting: " + err.Error()}
+		}
 	}
-	return nil
+	return velocityRestitution(st, opt)
 }
 
 // velocityRestitution makes st's restitution velocity dependent when

@@ -57,8 +57,9 @@ func TestLeesEdwardsEnergyBalance(t *testing.T) {
 
 // TestSceneMotions: a scene's <motion> elements drive its geometry: after
 // N steps the floor, the drum and the kinematic ball are where the
-// formulas put them at t = N h, with their velocities (2D), and the
-// cylinder and the fixed box likewise (3D).
+// formulas put them at t = N h, with their velocities (ball2d), the floor
+// and a kinematic box likewise (rigidbody2d), and the cylinder and the
+// fixed box (3D).
 func TestSceneMotions(t *testing.T) {
 	doc := `<ball2d_scene>
   <integrator type="verlet" dt="0.001"/>
@@ -98,6 +99,40 @@ func TestSceneMotions(t *testing.T) {
 	x, y := 2*math.Cos(th)-2*math.Sin(th), 2*math.Sin(th)+2*math.Cos(th)
 	if math.Abs(st.Q[0]-x) > 1e-14 || math.Abs(st.Q[1]-y) > 1e-14 {
 		t.Errorf("kinematic ball at (%g, %g), want (%g, %g)", st.Q[0], st.Q[1], x, y)
+	}
+
+	doc2 := `<rigidbody2d_scene>
+  <integrator type="verlet" dt="0.001"/>
+  <near_earth_gravity f="0 -10"/>
+  <static_plane x="0 -4" n="0 1"/>
+  <geometry type="box" r="0.5 0.25"/>
+  <rigid_body x="2 2" theta="0.3" v="0 0" omega="0" rho="1" geo_idx="0" fixed="1"/>
+  <motion static_plane="0"><oscillation axis="0 1" gamma="2" frequency="7"/></motion>
+  <motion rigid_body="0"><rotation omega="1.5" center="0 0"/><linear v="0 -1"/></motion>
+</rigidbody2d_scene>`
+	sc2, err := scene.ReadRigidBody2D(strings.NewReader(doc2), "m2.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r2, err := NewRigid2D(sc2, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 200; i++ {
+		if err := r2.Stepper.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tt = r2.Stepper.T
+	a := 2 * 10 / (w * w) // Γ = A(2πf)²/g
+	if pl := r2.Sys.Planes[0]; math.Abs(pl.P[1]-(-4+a*math.Sin(w*tt))) > 1e-15 || math.Abs(pl.V[1]-a*w*math.Cos(w*tt)) > 1e-13 {
+		t.Errorf("rigidbody2d floor at %v moving %v at t = %g, want y %g", pl.P, pl.V, tt, -4+a*math.Sin(w*tt))
+	}
+	q2, v2 := r2.Stepper.Q, r2.Stepper.V
+	x, y = 2*math.Cos(th)-2*math.Sin(th), 2*math.Sin(th)+2*math.Cos(th)-tt
+	if math.Abs(q2[0]-x) > 1e-14 || math.Abs(q2[1]-y) > 1e-14 || math.Abs(q2[2]-(0.3+th)) > 1e-14 || v2[2] != 1.5 ||
+		math.Abs(v2[0]+1.5*q2[1]+1.5*tt) > 1e-13 || math.Abs(v2[1]-1.5*q2[0]+1) > 1e-13 {
+		t.Errorf("rigidbody2d kinematic box at %v moving %v, want (%g, %g, %g)", q2, v2, x, y, 0.3+th)
 	}
 
 	doc3 := `<rigidbody3d_scene>

@@ -7,6 +7,7 @@ import (
 	"impactsim/mech"
 	"impactsim/rigid2d"
 	"impactsim/scene"
+	"impactsim/script"
 	"impactsim/sim"
 )
 
@@ -43,10 +44,8 @@ func Rigid2DFromScene(sc *scene.RigidBody2DScene) (*rigid2d.System, error) {
 		}
 	}
 	for _, b := range sc.Bodies {
-		g := sc.Geometries[b.Geo]
-		sh := rigid2d.Shape{Kind: rigid2d.Circle, R: g.R}
-		if g.Type == "box" {
-			sh = rigid2d.Shape{Kind: rigid2d.Box, Half: g.Half}
+		sh := shape2D(sc.Geometries[b.Geo])
+		if sh.Kind == rigid2d.Box {
 			if len(sc.Portals) > 0 {
 				return nil, &scene.Error{File: sc.Source, Line: sc.Portals[0].Line, Msg: fmt.Sprintf("%s: portals with box bodies (the box on line %d) are not supported: SCISim images circles only", sc.Portals[0].Element(), b.Line)}
 			}
@@ -57,6 +56,14 @@ func Rigid2DFromScene(sc *scene.RigidBody2DScene) (*rigid2d.System, error) {
 		return nil, &scene.Error{File: sc.Source, Msg: err.Error()}
 	}
 	return s, nil
+}
+
+// shape2D is the shape of a rigidbody2d <geometry>.
+func shape2D(g scene.Geometry2D) rigid2d.Shape {
+	if g.Type == "box" {
+		return rigid2d.Shape{Kind: rigid2d.Box, Half: g.Half}
+	}
+	return rigid2d.Shape{Kind: rigid2d.Circle, R: g.R}
 }
 
 // NewRigid2D builds the system, contact law and stepper of a rigidbody2d
@@ -91,6 +98,14 @@ func NewRigid2D(sc *scene.RigidBody2DScene, opt Options) (*Rigid2D, error) {
 	}
 	r.Law = law
 	r.Stepper = st
+	geos := make([]rigid2d.Shape, len(sc.Geometries))
+	for i, g := range sc.Geometries {
+		geos[i] = shape2D(g)
+	}
+	if err := driveScene(st, sc.Source, func() error { return rigid2dMotions(sc, sys, st) }, sc.Script,
+		func(path string) (*script.Program, error) { return script.RigidBody2D(path, sys, geos) }, opt); err != nil {
+		return nil, err
+	}
 	return r, nil
 }
 

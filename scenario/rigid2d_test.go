@@ -16,7 +16,7 @@ func TestRigid2DRefusals(t *testing.T) {
 			`bad.xml:4: rigid_body attribute "geo_idx": expected the index of a geometry`},
 		{"box half widths", `<geometry type="box" r="1 -2"/>` + "\n", `bad.xml:3: geometry attribute "r": expected two half widths "a b" from 1e-30 to 1e30`},
 		{"shape", `<geometry type="capsule" r="1"/>` + "\n", `bad.xml:3: geometry attribute "type": expected one of circle, box`},
-		{"scripting", `<scripting callback="x"/>` + "\n", `bad.xml:3: unsupported element <scripting>: Python scripting`},
+		{"missing script", `<scripting callback="x"/>` + "\n", `bad.xml:3: scripting: script x.py: `},
 		{"staggered projections", `<staggered_projections_friction_solver mu="0" CoR="0" max_iters="1" tol="0" staggering="geometric"/>` + "\n",
 			`bad.xml:3: unsupported element <staggered_projections_friction_solver>`},
 		{"box through portal", `<static_plane x="-2 0" n="1 0"/>` + "\n" + `<static_plane x="2 0" n="-1 0"/>` + "\n" + `<planar_portal planeA="0" planeB="1"/>` + "\n" +

@@ -192,16 +192,8 @@ func NewRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := rigid3dMotions(sc, r.Sys, r.Stepper); err != nil {
-		return nil, err
-	}
-	if sc.Script != nil {
-		pr, err := script.RigidBody3D(sc.Script.Path, r.Sys)
-		if err := attachScript(sc.Source, sc.Script, pr, err, r.Stepper); err != nil {
-			return nil, err
-		}
-	}
-	if err := velocityRestitution(r.Stepper, opt); err != nil {
+	if err := driveScene(r.Stepper, sc.Source, func() error { return rigid3dMotions(sc, r.Sys, r.Stepper) }, sc.Script,
+		func(path string) (*script.Program, error) { return script.RigidBody3D(path, r.Sys) }, opt); err != nil {
 		return nil, err
 	}
 	return r, nil

@@ -69,7 +69,7 @@
 // # Prescribed motions (impactsim's <motion> element)
 //
 // SCISim moves geometry only from Python scripts (<scripting>, below). A
-// ball2d or rigidbody3d scene may instead declare motions:
+// ball2d, rigidbody2d or rigidbody3d scene may instead declare motions:
 //
 //	<motion static_plane="0">
 //	  <oscillation axis="0 1" gamma="2.5" frequency="15" phase="0" start="0"/>
@@ -79,8 +79,10 @@
 //
 // The one target attribute names the geometry by its index among the
 // elements of that name in file order: static_plane, static_drum or ball
-// (a fixed ball) in ball2d scenes; static_plane, static_cylinder or
-// rigid_body (a fixed rigid_body_with_density) in rigidbody3d scenes. The
+// (a fixed ball) in ball2d scenes; static_plane or rigid_body (a fixed
+// rigid_body, whose angle turns with the rotation) in rigidbody2d scenes;
+// static_plane, static_cylinder or rigid_body (a fixed
+// rigid_body_with_density) in rigidbody3d scenes. The
 // motion is the sum of its terms (Motion, MotionTerm; package motion has
 // the formulas): <oscillation axis (amplitude | gamma) (frequency | fstar
 // H) [phase] [start]>, the vibrated-bed parameters Γ = A(2πf)²/g and f* =

@@ -17,6 +17,7 @@ import (
 func FuzzReadRigidBody2D(f *testing.F) {
 	seedScenes(f, "../parity/testdata/rigidbody2d")
 	f.Add([]byte(`<rigidbody2d_scene><integrator type="verlet" dt="0.1"/><geometry type="box" r="1 2"/><rigid_body x="0 0" theta="0" v="0 0" omega="0" rho="1" geo_idx="0"/></rigidbody2d_scene>`))
+	f.Add([]byte(`<rigidbody2d_scene><integrator type="verlet" dt="0.1"/><near_earth_gravity f="0 -10"/><static_plane x="0 0" n="0 1"/><geometry type="box" r="1 2"/><rigid_body x="0 3" theta="0" v="0 0" omega="0" rho="1" geo_idx="0" fixed="1"/><motion static_plane="0"><oscillation axis="0 1" gamma="2" fstar="0.5" H="3" stop="2"/></motion><motion rigid_body="0"><rotation omega="1" center="0 0"/><linear v="1 0" start="1"/></motion></rigidbody2d_scene>`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sc, err := scene.ReadRigidBody2D(bytes.NewReader(data), "fuzz.xml")
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"impactsim/ball2d"
+	"impactsim/bounded"
 	"impactsim/mech"
 	"impactsim/scene"
 )
@@ -74,7 +75,9 @@ func seedScenes(f *testing.F, dirs ...string) {
 func checkSceneError(t *testing.T, err error) {
 	t.Helper()
 	var se *scene.Error
-	if !errors.As(err, &se) || se.File != "fuzz.xml" || strings.Contains(err.Error(), "\n") {
-		t.Fatalf("error %T %q is not a one-line *scene.Error for fuzz.xml", err, err)
+	var be *bounded.BinaryError // binary data (a NUL byte) is refused where it is, before the XML
+	named := errors.As(err, &se) && se.File == "fuzz.xml" || errors.As(err, &be) && strings.HasPrefix(err.Error(), "fuzz.xml: ")
+	if !named || strings.Contains(err.Error(), "\n") {
+		t.Fatalf("error %T %q is not a one-line *scene.Error (or *bounded.BinaryError) for fuzz.xml", err, err)
 	}
 }

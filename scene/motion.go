@@ -22,6 +22,7 @@ import (
 //
 // The target is one attribute naming the geometry and its index in file
 // order: static_plane, static_drum or ball (a fixed ball) in ball2d
+// scenes; static_plane or rigid_body (a fixed rigid_body) in rigidbody2d
 // scenes; static_plane, static_cylinder or rigid_body (a fixed
 // rigid_body_with_density) in rigidbody3d scenes.
 type Motion struct {
@@ -60,13 +61,26 @@ type MotionTerm struct {
 	Line int
 }
 
-// motionTargets are the target attributes of <motion> per dimension.
-var motionTargets = map[int][]string{2: {"static_plane", "static_drum", "ball"}, 3: {"static_plane", "static_cylinder", "rigid_body"}}
+// motionTargets are the target attributes of <motion> per scene root.
+var motionTargets = map[string][]string{
+	"ball2d_scene":      {"static_plane", "static_drum", "ball"},
+	"rigidbody2d_scene": {"static_plane", "rigid_body"},
+	"rigidbody3d_scene": {"static_plane", "static_cylinder", "rigid_body"},
+}
 
-// motion reads <motion TARGET="i"> and its terms (dim 2 or 3). gravity and
-// counts are resolved later (resolveMotions), when the whole file is read.
-func (rd *reader) motion(e *elem, dim int) Motion {
-	targets := motionTargets[dim]
+// motionDim is the dimension of the scenes with the root element root.
+func motionDim(root string) int {
+	if root == "rigidbody3d_scene" {
+		return 3
+	}
+	return 2
+}
+
+// motion reads <motion TARGET="i"> and its terms in a scene whose root
+// element is root. gravity and counts are resolved later
+// (finishMotions), when the whole file is read.
+func (rd *reader) motion(e *elem, root string) Motion {
+	targets, dim := motionTargets[root], motionDim(root)
 	rd.checkAttrs(e, targets...)
 	m := Motion{Line: e.line}
 	for _, t := range targets {
@@ -185,10 +199,11 @@ func (rd *reader) unitVec(e *elem, name string, dim int) [3]float64 {
 	return [3]float64{v[0] / n, v[1] / n, v[2] / n}
 }
 
-// resolveMotions checks the motions' targets against the number of
-// geometries of each kind (fixed says which bodies are fixed) and derives
+// finishMotions checks the motions of a scene with the root element root
+// against the number of geometries of each kind (fixed says which bodies
+// are fixed) and the portals (whose planes do not move), and derives
 // amplitudes and frequencies given as Γ and f* from the gravity g = |g|.
-func (rd *reader) resolveMotions(ms []Motion, counts map[string]int, fixed func(i int) bool, g float64) {
+func (rd *reader) finishMotions(root string, ms []Motion, counts map[string]int, fixed func(i int) bool, g float64, portals []Portal) {
 	seen := map[[2]any]int{}
 	for k := range ms {
 		m := &ms[k]
@@ -196,7 +211,7 @@ func (rd *reader) resolveMotions(ms []Motion, counts map[string]int, fixed func(
 			return
 		}
 		if m.Index >= counts[m.Target] {
-			rd.fail(m.Line, "motion attribute %q: expected the index of a <%s> (the scene has %d), got %d", m.Target, targetElement(m.Target), counts[m.Target], m.Index)
+			rd.fail(m.Line, "motion attribute %q: expected the index of a <%s> (the scene has %d), got %d", m.Target, targetElement(root, m.Target), counts[m.Target], m.Index)
 			return
 		}
 		if (m.Target == "ball" || m.Target == "rigid_body") && !fixed(m.Index) {
@@ -209,6 +224,12 @@ func (rd *reader) resolveMotions(ms []Motion, counts map[string]int, fixed func(
 			return
 		}
 		seen[key] = m.Line
+		for _, po := range portals {
+			if m.Target == "static_plane" && (m.Index == po.PlaneA || m.Index == po.PlaneB) {
+				rd.fail(m.Line, "motion attribute \"static_plane\": plane %d belongs to the %s on line %d (portal planes do not move)", m.Index, po.Element(), po.Line)
+				return
+			}
+		}
 		for i := range m.Terms {
 			t := &m.Terms[i]
 			if t.Kind != "oscillation" {
@@ -232,13 +253,16 @@ func (rd *reader) resolveMotions(ms []Motion, counts map[string]int, fixed func(
 	}
 }
 
-// targetElement names the scene element a motion target refers to.
-func targetElement(target string) string {
-	switch target {
-	case "ball":
+// targetElement names the scene element a motion target refers to in a
+// scene with the root element root.
+func targetElement(root, target string) string {
+	switch {
+	case target == "ball":
 		return "ball fixed=\"1\""
-	case "rigid_body":
+	case target == "rigid_body" && root == "rigidbody3d_scene":
 		return "rigid_body_with_density fixed=\"1\""
+	case target == "rigid_body":
+		return "rigid_body fixed=\"1\""
 	}
 	return target
 }

@@ -100,3 +100,27 @@ func TestMotionErrors(t *testing.T) {
 		t.Errorf("gamma without gravity: %v", err)
 	}
 }
+
+// TestMotionErrors2D: <motion> in a rigidbody2d scene takes static_plane
+// and rigid_body (fixed) targets, with the same one-line errors.
+func TestMotionErrors2D(t *testing.T) {
+	const head = "<rigidbody2d_scene>\n<integrator type=\"verlet\" dt=\"0.1\"/>\n<static_plane x=\"0 0\" n=\"0 1\"/>\n<geometry type=\"circle\" r=\"0.5\"/>\n<rigid_body x=\"0 2\" theta=\"0\" v=\"0 0\" omega=\"0\" rho=\"1\" geo_idx=\"0\"/>\n"
+	cases := []struct{ name, body, want string }{
+		{"drum", `<motion static_drum="0"><linear v="1 0"/></motion>`, `bad.xml:6: motion: unsupported attribute "static_drum"`},
+		{"not fixed", `<motion rigid_body="0"><linear v="1 0"/></motion>`, `bad.xml:6: motion attribute "rigid_body": rigid_body 0 is not fixed`},
+		{"body index", `<motion rigid_body="2"><linear v="1 0"/></motion>`, `bad.xml:6: motion attribute "rigid_body": expected the index of a <rigid_body fixed="1"> (the scene has 1), got 2`},
+		{"gamma without gravity", `<motion static_plane="0"><oscillation axis="0 1" gamma="2" frequency="3"/></motion>`, `bad.xml:6: oscillation attribute "gamma": A = Γg/(2πf)² needs gravity`},
+		{"NaN", `<motion static_plane="0"><linear v="nan 0"/></motion>`, `bad.xml:6: linear attribute "v"`},
+	}
+	for _, c := range cases {
+		_, err := ReadRigidBody2D(strings.NewReader(head+c.body+"\n</rigidbody2d_scene>\n"), "bad.xml")
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+	sc, err := ReadRigidBody2D(strings.NewReader(strings.Replace(head, `geo_idx="0"`, `geo_idx="0" fixed="1"`, 1)+
+		`<motion rigid_body="0"><rotation omega="2"/></motion>`+"\n<scripting callback=\"s\"/>\n</rigidbody2d_scene>\n"), "ok.xml")
+	if err != nil || len(sc.Motions) != 1 || sc.Motions[0].Target != "rigid_body" || sc.Script == nil || sc.Script.Callback != "s" {
+		t.Errorf("rigidbody2d motion and script: %+v, %v", sc, err)
+	}
+}

@@ -498,7 +498,7 @@ func (rd *reader) scene(root *elem) *Ball2DScene {
 		case "planar_portal", "lees_edwards_portal":
 			s.Portals = append(s.Portals, rd.portal(e))
 		case "motion":
-			s.Motions = append(s.Motions, rd.motion(e, 2))
+			s.Motions = append(s.Motions, rd.motion(e, "ball2d_scene"))
 		case "scripting":
 			s.Script = rd.script(e)
 		default:
@@ -511,15 +511,8 @@ func (rd *reader) scene(root *elem) *Ball2DScene {
 		rd.checkPortals(len(s.Planes), s.Portals)
 	}
 	if rd.err == nil {
-		rd.resolveMotions(s.Motions, map[string]int{"static_plane": len(s.Planes), "static_drum": len(s.Drums), "ball": len(s.Balls)},
-			func(i int) bool { return s.Balls[i].Fixed }, math.Hypot(s.Gravity.X, s.Gravity.Y))
-	}
-	for _, m := range s.Motions {
-		for _, po := range s.Portals {
-			if rd.err == nil && m.Target == "static_plane" && (m.Index == po.PlaneA || m.Index == po.PlaneB) {
-				rd.fail(m.Line, "motion attribute \"static_plane\": plane %d belongs to the %s on line %d (portal planes do not move)", m.Index, po.Element(), po.Line)
-			}
-		}
+		rd.finishMotions("ball2d_scene", s.Motions, map[string]int{"static_plane": len(s.Planes), "static_drum": len(s.Drums), "ball": len(s.Balls)},
+			func(i int) bool { return s.Balls[i].Fixed }, math.Hypot(s.Gravity.X, s.Gravity.Y), s.Portals)
 	}
 	s.Warnings = rd.warnings
 	return s

@@ -2,6 +2,7 @@ package scene
 
 import (
 	"io"
+	"math"
 	"strings"
 )
 
@@ -16,17 +17,17 @@ func LoadRigidBody2D(path string) (*RigidBody2DScene, error) {
 // (verlet, symplectic_euler), impact_operator (as in ball2d scenes),
 // sobogus_friction_solver, near_earth_gravity (several add up),
 // static_plane, planar_portal, lees_edwards_portal, geometry (circle, box),
-// rigid_body, end_time and camera (display only). collision_detection (a
-// broad-phase setting; impactsim uses its own) and *_renderer elements are
-// skipped. scripting (Python callbacks) and
+// rigid_body, end_time, camera (display only) and scripting (Python
+// callbacks, run by package script), and impactsim's <motion> (static_plane,
+// rigid_body with fixed="1"). collision_detection (a broad-phase setting;
+// impactsim uses its own) and *_renderer elements are skipped.
 // staggered_projections_friction_solver (whose friction operator SCISim's
-// rigidbody2d does not implement) are refused with their line.
+// rigidbody2d does not implement) is refused with its line.
 func ReadRigidBody2D(r io.Reader, source string) (*RigidBody2DScene, error) {
 	return readWith(r, source, (*reader).scene2d)
 }
 
 var unsupportedRigidBody2D = map[string]string{
-	"scripting":                             "Python scripting callbacks are not supported",
 	"staggered_projections_friction_solver": "SCISim's rigidbody2d has no MDP friction operator for it (loadMDPOperator is not implemented there)",
 }
 
@@ -64,6 +65,10 @@ func (rd *reader) scene2d(root *elem) *RigidBody2DScene {
 			s.Geometries = append(s.Geometries, rd.geometry2D(e))
 		case "rigid_body":
 			s.Bodies = append(s.Bodies, rd.body2D(e, len(s.Geometries)))
+		case "motion":
+			s.Motions = append(s.Motions, rd.motion(e, "rigidbody2d_scene"))
+		case "scripting":
+			s.Script = rd.script(e)
 		case "collision_detection":
 			rd.checkAttrs(e, "broadphase", "cell_scale", "bandwidth_reduction")
 			rd.noChildren(e)
@@ -75,6 +80,10 @@ func (rd *reader) scene2d(root *elem) *RigidBody2DScene {
 	rd.conflict(found)
 	if rd.err == nil {
 		rd.checkPortals(len(s.Planes), s.Portals)
+	}
+	if rd.err == nil {
+		rd.finishMotions("rigidbody2d_scene", s.Motions, map[string]int{"static_plane": len(s.Planes), "rigid_body": len(s.Bodies)},
+			func(i int) bool { return s.Bodies[i].Fixed }, math.Hypot(s.Gravity[0], s.Gravity[1]), s.Portals)
 	}
 	s.Warnings = rd.warnings
 	return s

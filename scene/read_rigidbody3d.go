@@ -135,7 +135,7 @@ func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 			case "planar_portal":
 				s.Portals = append(s.Portals, rd.portal3D(e))
 			case "motion":
-				s.Motions = append(s.Motions, rd.motion(e, 3))
+				s.Motions = append(s.Motions, rd.motion(e, "rigidbody3d_scene"))
 			case "scripting":
 				s.Script = rd.script(e)
 			case "static_cylinder":
@@ -161,15 +161,8 @@ func (rd *reader) scene3d(root *elem) *RigidBody3DScene {
 	}
 	rd.checkPortals(len(s.Planes), s.Portals)
 	if rd.err == nil {
-		rd.resolveMotions(s.Motions, map[string]int{"static_plane": len(s.Planes), "static_cylinder": len(s.Cylinders), "rigid_body": len(s.Bodies)},
-			func(i int) bool { return s.Bodies[i].Fixed }, norm3(s.Gravity))
-	}
-	for _, m := range s.Motions {
-		for _, po := range s.Portals {
-			if rd.err == nil && m.Target == "static_plane" && (m.Index == po.PlaneA || m.Index == po.PlaneB) {
-				rd.fail(m.Line, "motion attribute \"static_plane\": plane %d belongs to the %s on line %d (portal planes do not move)", m.Index, po.Element(), po.Line)
-			}
-		}
+		rd.finishMotions("rigidbody3d_scene", s.Motions, map[string]int{"static_plane": len(s.Planes), "static_cylinder": len(s.Cylinders), "rigid_body": len(s.Bodies)},
+			func(i int) bool { return s.Bodies[i].Fixed }, norm3(s.Gravity), s.Portals)
 	}
 	s.Warnings = rd.warnings
 	return s

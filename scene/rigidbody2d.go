@@ -24,6 +24,10 @@ type RigidBody2DScene struct {
 	// Camera is the <camera center scale fps render_at_fps locked> (nil if
 	// absent), display only: CX, CY the centre, ScaleFactor the scale.
 	Camera *Camera
+	// Motions are impactsim's <motion> elements (static_plane, rigid_body).
+	Motions []Motion
+	// Script is SCISim's <scripting callback>, nil if absent.
+	Script *Script
 }
 
 // Geometry2D is <geometry type="circle" r="R"> or <geometry type="box"

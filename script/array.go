@@ -102,3 +102,17 @@ func index(name string, args starlark.Tuple, k, n int, what string) (int, error)
 	}
 	return i, nil
 }
+
+// indexed reads the arguments of a function of an index in [0, count) of
+// kind followed by n numbers (what names them all).
+func indexed(name string, args []starlark.Value, count, n int, kind, what string) (int, []float64, error) {
+	if len(args) != n+1 {
+		return 0, nil, fmt.Errorf("%s: %d arguments, expected %d (%s)", name, len(args), n+1, what)
+	}
+	i, err := index(name, args, 0, count, kind)
+	if err != nil {
+		return 0, nil, err
+	}
+	x, err := numbers(name, args[1:], n, what)
+	return i, x, err
+}

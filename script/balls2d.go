@@ -25,15 +25,7 @@ func Balls2D(path string, sys *ball2d.System) (*Program, error) {
 func balls2dBinding(sys *ball2d.System) *binding {
 	type fn = func(pr *Program, args []starlark.Value) (starlark.Value, error)
 	plane := func(name string, args []starlark.Value, n int, what string) (int, []float64, error) {
-		if len(args) != n+1 {
-			return 0, nil, fmt.Errorf("%s: %d arguments, expected %d (%s)", name, len(args), n+1, what)
-		}
-		i, err := index(name, args, 0, len(sys.Planes), "plane")
-		if err != nil {
-			return 0, nil, err
-		}
-		x, err := numbers(name, args[1:], n, what)
-		return i, x, err
+		return indexed(name, args, len(sys.Planes), n, "plane", what)
 	}
 	b := &binding{module: "balls2d", funcs: map[string]fn{
 		"insertBall": func(pr *Program, args []starlark.Value) (starlark.Value, error) {

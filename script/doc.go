@@ -17,20 +17,24 @@
 //
 // # The modules
 //
-// A ball2d scene's script sees the module balls2d, a rigidbody3d scene's
-// rigidbody3d, with SCISim's functions (see Balls2D and RigidBody3D for
-// the lists): time step and iteration, configuration() and velocity()
+// A ball2d scene's script sees the module balls2d, a rigidbody2d scene's
+// rigidbody2d, a rigidbody3d scene's rigidbody3d, with SCISim's functions
+// (see Balls2D, RigidBody2D and RigidBody3D for the lists): time step and iteration, configuration() and velocity()
 // (arrays over the state, writable as SCISim's numpy views), static
 // planes (and, in 3D, cylinders) moved by setStaticPlanePosition and
 // setStaticPlaneVelocity (setStaticCylinderOrientation and
-// setStaticCylinderAngularVelocity), balls inserted (insertBall) and
-// planes deleted (deleteStaticPlane) in 2D, the contacts of the step
+// setStaticCylinderAngularVelocity; in rigidbody2d setStaticPlaneNormal and
+// setStaticPlaneAngularVelocity), balls inserted (insertBall) and planes
+// deleted (deleteStaticPlane) in 2D, rigid bodies and circle geometry
+// added and deleted in rigidbody2d (addBody, addCircleGeometry,
+// delete_bodies, delete_geometry), the contacts of the step
 // (numCollisions, collisionType, collisionIndices) and their coefficients
 // cor() and mu(). A moved plane's velocity enters the contacts as the
 // moving geometry of package mech (NRel/DRel): restitution and friction
 // act on velocities relative to it. Also predeclared: math
 // (go.starlark.net/lib/math: sin, cos, pi, …), numpy (pi, sin, cos,
-// sqrt), sys (exit). A script that uses a function of these modules that
+// sqrt, arange over integers with dtype uint32, int32 or int64), sys
+// (exit). A script that uses a function of these modules that
 // impactsim does not provide is refused when loaded, with its line.
 //
 // # Python accepted

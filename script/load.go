@@ -212,6 +212,8 @@ func predeclaredFor(pr *Program, b *binding) starlark.StringDict {
 		"math":   starmath.Module,
 		"numpy": &starlarkstruct.Module{Name: "numpy", Members: starlark.StringDict{
 			"pi": starmath.Module.Members["pi"], "sin": starmath.Module.Members["sin"], "cos": starmath.Module.Members["cos"], "sqrt": starmath.Module.Members["sqrt"],
+			"arange": starlark.NewBuiltin("numpy.arange", arange),
+			"uint32": starlark.String("uint32"), "int32": starlark.String("int32"), "int64": starlark.String("int64"), "float64": starlark.String("float64"),
 		}},
 		"sys": &starlarkstruct.Module{Name: "sys", Members: starlark.StringDict{
 			"exit": starlark.NewBuiltin("sys.exit", func(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, _ []starlark.Tuple) (starlark.Value, error) {
@@ -273,4 +275,43 @@ func oneLine(err error) error {
 		return errors.New(strings.ReplaceAll(strings.TrimSpace(s), "\n", "; "))
 	}
 	return err
+}
+
+// arange is numpy.arange over integers: arange(stop), arange(start, stop[,
+// step]) as a list; the keyword dtype (one of numpy's integer types) is
+// accepted.
+func arange(_ *starlark.Thread, _ *starlark.Builtin, args starlark.Tuple, kw []starlark.Tuple) (starlark.Value, error) {
+	for _, p := range kw {
+		if k, _ := starlark.AsString(p[0]); k != "dtype" || (p[1] != starlark.String("uint32") && p[1] != starlark.String("int32") && p[1] != starlark.String("int64")) {
+			return nil, fmt.Errorf("numpy.arange: keyword %s=%s, expected dtype=numpy.uint32, int32 or int64", p[0], p[1])
+		}
+	}
+	var r [3]int
+	r[2] = 1
+	switch len(args) {
+	case 1:
+		if err := starlark.AsInt(args[0], &r[1]); err != nil {
+			return nil, fmt.Errorf("numpy.arange: %w", err)
+		}
+	case 2, 3:
+		for i, a := range args {
+			if err := starlark.AsInt(a, &r[i]); err != nil {
+				return nil, fmt.Errorf("numpy.arange: argument %d: %w", i+1, err)
+			}
+		}
+	default:
+		return nil, fmt.Errorf("numpy.arange: %d arguments, expected stop or start, stop[, step]", len(args))
+	}
+	if r[2] == 0 {
+		return nil, errors.New("numpy.arange: step 0")
+	}
+	const limit = 1 << 24
+	var out []starlark.Value
+	for i := r[0]; (r[2] > 0 && i < r[1]) || (r[2] < 0 && i > r[1]); i += r[2] {
+		if len(out) == limit {
+			return nil, fmt.Errorf("numpy.arange: more than %d entries", limit)
+		}
+		out = append(out, starlark.MakeInt(i))
+	}
+	return starlark.NewList(out), nil
 }

@@ -25,17 +25,6 @@ func RigidBody3D(path string, sys *rigid3d.System) (*Program, error) {
 
 func rigidbody3dBinding(sys *rigid3d.System) *binding {
 	type fn = func(pr *Program, args []starlark.Value) (starlark.Value, error)
-	indexed := func(name string, args []starlark.Value, count, n int, kind, what string) (int, []float64, error) {
-		if len(args) != n+1 {
-			return 0, nil, fmt.Errorf("%s: %d arguments, expected %d (%s)", name, len(args), n+1, what)
-		}
-		i, err := index(name, args, 0, count, kind)
-		if err != nil {
-			return 0, nil, err
-		}
-		x, err := numbers(name, args[1:], n, what)
-		return i, x, err
-	}
 	v3 := func(x []float64) r3.Vec { return r3.Vec{X: x[0], Y: x[1], Z: x[2]} }
 	b := &binding{module: "rigidbody3d", funcs: map[string]fn{
 		"numStaticPlanes": func(pr *Program, args []starlark.Value) (starlark.Value, error) {

@@ -273,3 +273,190 @@ func TestScriptErrors(t *testing.T) {
 		}
 	}
 }
+
+func rigid2dScene(t *testing.T, path string) *scenario.Rigid2D {
+	t.Helper()
+	sc, err := scene.LoadRigidBody2D(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := scenario.NewRigid2D(sc, scenario.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestScriptedPlanes2D: SCISim's rigidbody2d kinematic tests.
+// translating_plane.py moves the floor up and down for 2 ≤ t ≤ 6 and
+// sideways from t = 10 (checked after every step through t = 10.5, both
+// branches): the floor is where the script puts it with the script's
+// velocity, and when it moves sideways (at up to 2π) the circle, held by
+// friction, rolls with it from t = 10.1 on (slip 1e-12; friction needs
+// a few steps to bring it to the floor's speed). rotating_plane.py turns plane 1
+// about its point by a quarter turn in the first second: its normal and
+// angular velocity are the script's after every step, and the circle
+// never goes through it.
+func TestScriptedPlanes2D(t *testing.T) {
+	dir := filepath.Join("..", "parity", "testdata", "rigidbody2d", "tests_serialization", "kinematic_tests")
+	r := rigid2dScene(t, filepath.Join(dir, "translating_plane.xml"))
+	st := r.Stepper
+	for st.T < 10.5 {
+		if err := st.Step(); err != nil {
+			t.Fatal(err)
+		}
+		tt := float64(st.N) * st.H
+		p, v := [2]float64{0, -2}, [2]float64{}
+		switch {
+		case tt >= 2 && tt <= 6:
+			p[1], v[1] = -2-math.Sin(2*math.Pi*(tt-2)), -2*math.Pi*math.Cos(2*math.Pi*(tt-2))
+		case tt >= 10:
+			p[0], v[0] = math.Sin(2*math.Pi*(tt-10)), 2*math.Pi*math.Cos(2*math.Pi*(tt-10))
+		}
+		pl := r.Sys.Planes[0]
+		if pl.P != p || pl.V != v || pl.N != [2]float64{0, 1} {
+			t.Fatalf("t = %g: floor at %v moving %v, want %v moving %v", tt, pl.P, pl.V, p, v)
+		}
+		// From t = 10 the floor shakes sideways and friction (μ = 10) makes
+		// the circle roll with it: its contact point moves with the floor.
+		if slip := st.V[0] + 0.5*st.V[2] - v[0]; tt > 10.1 && (st.Last.Contacts != 1 || math.Abs(slip) > 1e-12) {
+			t.Fatalf("t = %g: %d contacts, the circle's contact point slips at %g on the floor moving at %g", tt, st.Last.Contacts, slip, v[0])
+		}
+	}
+
+	r = rigid2dScene(t, filepath.Join(dir, "rotating_plane.xml"))
+	st = r.Stepper
+	for st.N < 200 {
+		if err := st.Step(); err != nil {
+			t.Fatal(err)
+		}
+		tt := float64(st.N) * st.H
+		n, w := [2]float64{-1, 0}, 0.0
+		if tt <= 1 {
+			n, w = [2]float64{-math.Sin(0.5 * math.Pi * tt), math.Cos(0.5 * math.Pi * tt)}, 0.5*math.Pi
+		}
+		pl := r.Sys.Planes[1]
+		if math.Abs(pl.N[0]-n[0]) > 1e-15 || math.Abs(pl.N[1]-n[1]) > 1e-15 || pl.W != w || pl.P != [2]float64{2, -4} {
+			t.Fatalf("t = %g: plane 1 through %v with normal %v turning at %g, want normal %v turning at %g", tt, pl.P, pl.N, pl.W, n, w)
+		}
+		if d := pl.Dist([2]float64{st.Q[0], st.Q[1]}); d < 0.5-1e-6 {
+			t.Fatalf("t = %g: the circle's centre is %g from plane 1 (radius 0.5)", tt, d)
+		}
+	}
+}
+
+// TestRigidBody2DInsertionDeletion: insertion_test.py adds a circle at
+// x = 8 sin(2t) every quarter second; insertion_deletion_test.py adds one
+// every 25 steps and at step 401 deletes all but the last, which goes on
+// from where it was; circles_falling_on_wedge_wall_delete.py (on a copy of
+// its scene with a larger time step) deletes plane 3 at t = 1.5.
+func TestRigidBody2DInsertionDeletion(t *testing.T) {
+	dir := filepath.Join("..", "parity", "testdata", "rigidbody2d")
+	r := rigid2dScene(t, filepath.Join(dir, "tests_python_serialization", "insertion_test.xml"))
+	st := r.Stepper
+	for st.T < 1.1 {
+		if err := st.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if r.Sys.N() != 5 || len(st.Q) != 15 {
+		t.Fatalf("%d bodies (state %d) at t = %g, want 5", r.Sys.N(), len(st.Q), st.T)
+	}
+	for b := 0; b < 5; b++ {
+		tb := 0.25 * float64(b)
+		if want := 8 * math.Sin(2*tb); math.Abs(r.Sys.Q[3*b]-want) > 1e-12 || r.Sys.Shapes[b].R != 0.25 {
+			t.Errorf("body %d inserted at x = %g (r = %g), want %g (0.25)", b, r.Sys.Q[3*b], r.Sys.Shapes[b].R, want)
+		}
+	}
+
+	r = rigid2dScene(t, filepath.Join(dir, "tests_python_serialization", "insertion_deletion_test.xml"))
+	st = r.Stepper
+	var last []float64
+	for st.N < 405 {
+		if st.N == 400 {
+			if r.Sys.N() != 16 {
+				t.Fatalf("%d bodies after 400 steps, want 16", r.Sys.N())
+			}
+			last = append([]float64(nil), st.Q[3*15:]...)
+		}
+		if err := st.Step(); err != nil {
+			t.Fatal(err)
+		}
+		if st.N == 401 {
+			if r.Sys.N() != 1 || len(st.Q) != 3 || len(st.V) != 3 || len(r.Sys.M) != 1 {
+				t.Fatalf("%d bodies (state %d) after step 401, want 1", r.Sys.N(), len(st.Q))
+			}
+			// The survivor took step 401 from where step 400 left it.
+			if math.Abs(st.Q[0]-last[0]) > 0.02*10 || math.Abs(st.Q[1]-last[1]) > 0.02*10 {
+				t.Errorf("the last circle jumped from %v to %v", last, st.Q)
+			}
+		}
+	}
+
+	src, err := os.ReadFile(filepath.Join(dir, "tests_serialization", "circles_falling_on_wedge_wall_delete.xml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	py, err := os.ReadFile(filepath.Join(dir, "tests_serialization", "circles_falling_on_wedge_wall_delete.py"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	if err := os.WriteFile(filepath.Join(tmp, "circles_falling_on_wedge_wall_delete.py"), py, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	xml := strings.Replace(string(src), `dt="0.0001"`, `dt="0.01"`, 1)
+	if err := os.WriteFile(filepath.Join(tmp, "wedge.xml"), []byte(xml), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r = rigid2dScene(t, filepath.Join(tmp, "wedge.xml"))
+	st = r.Stepper
+	for st.N < 160 {
+		if err := st.Step(); err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]int{true: 3, false: 4}[st.N >= 151]; len(r.Sys.Planes) != want {
+			t.Fatalf("after step %d: %d planes, want %d", st.N, len(r.Sys.Planes), want)
+		}
+	}
+}
+
+// TestScriptErrors2D: the rigidbody2d module's arguments are checked, one
+// line with the script's line: a plane index, a normal that is not a unit
+// vector, a body index to delete twice, a missing function.
+func TestScriptErrors2D(t *testing.T) {
+	dir := t.TempDir()
+	xml := `<rigidbody2d_scene>
+<scripting callback="s"/>
+<integrator type="verlet" dt="0.01"/>
+<near_earth_gravity f="0 -10"/>
+<static_plane x="0 0" n="0 1"/>
+<geometry type="circle" r="0.5"/>
+<rigid_body x="0 2" theta="0" v="0 0" omega="0" rho="1" geo_idx="0"/>
+<impact_operator type="gr" CoR="0.5" v_tol="1e-9" cache_impulses="0"><solver name="ql" tol="1e-12"/></impact_operator>
+</rigidbody2d_scene>
+`
+	cases := []struct{ name, py, want string }{
+		{"missing function", "import rigidbody2d\ndef startOfStep():\n  rigidbody2d.setStaticPlaneAngle(0, 1)\n", "scene.xml:2: scripting: s.py:3: rigidbody2d.setStaticPlaneAngle is not provided by impactsim"},
+		{"plane index", "import rigidbody2d\ndef startOfStep():\n  rigidbody2d.setStaticPlaneNormal(1, 0.0, 1.0)\n", "s.py:3: rigidbody2d.setStaticPlaneNormal: plane index 1 out of range [0, 1) (in startOfStep)"},
+		{"normal", "import rigidbody2d\ndef startOfStep():\n  rigidbody2d.setStaticPlaneNormal(0, 1.0, 1.0)\n", "s.py:3: rigidbody2d.setStaticPlaneNormal: normal (1, 1) has length 1.4142135623730951, expected a unit vector (in startOfStep)"},
+		{"delete twice", "import rigidbody2d\ndef startOfStep():\n  rigidbody2d.delete_bodies([0, 0])\n", "s.py:3: rigidbody2d.delete_bodies: body index 0 given twice"},
+		{"geometry", "import rigidbody2d\ndef startOfStep():\n  rigidbody2d.addBody(0, 0, 0, 0, 0, 0, 1, 3, 0)\n", "s.py:3: rigidbody2d.addBody: geometry instance index 3 out of range [0, 1)"},
+	}
+	for _, c := range cases {
+		if err := os.WriteFile(filepath.Join(dir, "s.py"), []byte(c.py), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sc, err := scene.ReadRigidBody2D(strings.NewReader(xml), filepath.Join(dir, "scene.xml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := scenario.NewRigid2D(sc, scenario.Options{})
+		for k := 0; err == nil && k < 3; k++ {
+			err = r.Stepper.Step()
+		}
+		if err == nil || !strings.Contains(err.Error(), c.want) || strings.Contains(err.Error(), "\n") {
+			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
+		}
+	}
+}
