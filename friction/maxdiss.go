@@ -60,6 +60,26 @@ func NewMaxDissipation(solver string) (*MaxDissipation, error) {
 	return &MaxDissipation{solver: s}, nil
 }
 
+// SlipRoundoff is the relative size below which a contact's pre-impact
+// tangential velocity w = Tᵀv⁻ + DRel counts as zero: when |w| ≤
+// SlipRoundoff·Σ|terms of w| (the moduli of the products Tⱼᵢvᵢ and of
+// DRelⱼ that sum to w), w is rounding of a contact that does not slide (a
+// sphere rolling on a floor after friction stopped its slip has |w| ≈ 1e-17
+// of its speed), and its direction −w/|w| would be noise: such a contact
+// gets no friction impulse, as one with w = 0 exactly. The test is per
+// contact, so it does not depend on how the contacts are grouped into
+// problems.
+const SlipRoundoff = 1e-12
+
+// slipTerms returns Σ|Tⱼᵢ vᵢ| + |DRelⱼ| for column j of p.D at p.V.
+func slipTerms(p *mech.Problem, j int) float64 {
+	t := math.Abs(p.DRelAt(j))
+	for e := p.D.Ptr[j]; e < p.D.Ptr[j+1]; e++ {
+		t += math.Abs(p.D.Val[e] * p.V[p.D.Row[e]])
+	}
+	return t
+}
+
 // Name returns "mdp".
 func (o *MaxDissipation) Name() string { return "mdp" }
 
@@ -94,11 +114,12 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 			c1++
 		}
 		bound := p.Mu[k] * lambda[k]
-		var norm2 float64
+		var norm2, terms float64
 		for j := c0; j < c1; j++ {
 			norm2 += o.w[j] * o.w[j]
+			terms += slipTerms(p, j)
 		}
-		if bound > 0 && norm2 > 0 {
+		if bound > 0 && norm2 > 0 && math.Sqrt(norm2) > SlipRoundoff*terms {
 			norm := math.Sqrt(norm2)
 			// d = −Σ_j T_j w_j/‖w‖, accumulated row by row (columns of one
 			// contact share their rows, so a small merge suffices).

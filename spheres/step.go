@@ -7,6 +7,7 @@ import (
 
 	"impactsim/friction"
 	"impactsim/mech"
+	"impactsim/par"
 	"impactsim/sim"
 )
 
@@ -36,16 +37,24 @@ const DefaultSortEvery = 20
 
 // Check validates the configuration.
 func (c *Config) Check() error {
-	if !(c.H > 0) || math.IsInf(c.H, 0) {
-		return fmt.Errorf("spheres: time step %v, want h > 0", c.H)
+	if err := checkStep(c.H, c.SortEvery); err != nil {
+		return err
 	}
 	if !(c.Epsilon >= 0 && c.Epsilon < 1) {
 		return fmt.Errorf("spheres: error reduction ε = %v, want 0 ≤ ε < 1", c.Epsilon)
 	}
-	if c.SortEvery < 0 {
-		return fmt.Errorf("spheres: sort interval %d, want ≥ 0", c.SortEvery)
-	}
 	return c.Law.Check()
+}
+
+// checkStep validates a time step and a sort interval.
+func checkStep(h float64, sortEvery int) error {
+	if !(h > 0) || math.IsInf(h, 0) {
+		return fmt.Errorf("spheres: time step %v, want h > 0", h)
+	}
+	if sortEvery < 0 {
+		return fmt.Errorf("spheres: sort interval %d, want ≥ 0", sortEvery)
+	}
+	return nil
 }
 
 // StepStats describes one step.
@@ -75,18 +84,18 @@ func (s *System) Step(c *Config) StepStats {
 	var st StepStats
 	h := c.H
 	t0 := time.Now()
+	if st.Err = s.checkPeriodic(); st.Err == nil && c.Correction != nil && s.Periodic != (Periodic{}) {
+		st.Err = fmt.Errorf("spheres: position correction with periodic sides is not supported")
+	}
+	if st.Err != nil {
+		return st
+	}
+	s.wrapPeriodic()
 	// 1. kick: external impulses (gravity); a sphere's gyroscopic term
 	// ω × Iω vanishes
 	s.pool.For(s.N(), 4096, s.kickChunk(h))
 	if c.SortEvery >= 0 {
-		every := c.SortEvery
-		if every == 0 {
-			every = DefaultSortEvery
-		}
-		if s.stepsSinceOrder%every == 0 {
-			s.sortByCell(h)
-		}
-		s.stepsSinceOrder++
+		s.sortEvery(c.SortEvery, h)
 	}
 	t1 := time.Now()
 	// 2. contacts at the current positions
@@ -94,18 +103,17 @@ func (s *System) Step(c *Config) StepStats {
 	st.Contacts = len(w.con)
 	st.PairContacts = w.npair
 	st.MaxPenetration, st.MaxWallPenetration = w.maxPen, w.maxWallPen
+	if w.gridErr != nil {
+		st.Err = w.gridErr
+		return st
+	}
 	t2 := time.Now()
 	// 3. sweeps
 	st.Law = s.solve(&c.Law)
 	t3 := time.Now()
 	// 4. drift and the walls' motion
 	s.pool.For(s.N(), 4096, s.driftChunk(h))
-	for k := range s.Planes {
-		p := &s.Planes[k]
-		for d := 0; d < 3; d++ {
-			p.P[d] += h * p.V[d]
-		}
-	}
+	s.advanceWalls(h)
 	t4 := time.Now()
 	st.Integrate = t1.Sub(t0) + t4.Sub(t3)
 	st.Detect = t2.Sub(t1)
@@ -114,6 +122,30 @@ func (s *System) Step(c *Config) StepStats {
 		st.Correction, st.Err = s.correct()
 	}
 	return st
+}
+
+// advanceWalls moves the planes by h V and wraps the centres into the
+// periodic cell: the end of both steps.
+func (s *System) advanceWalls(h float64) {
+	for k := range s.Planes {
+		p := &s.Planes[k]
+		for d := 0; d < 3; d++ {
+			p.P[d] += h * p.V[d]
+		}
+	}
+	s.wrapPeriodic()
+}
+
+// sortEvery reorders the spheres by cell when every (0: DefaultSortEvery)
+// steps have passed since the last reorder.
+func (s *System) sortEvery(every int, h float64) {
+	if every == 0 {
+		every = DefaultSortEvery
+	}
+	if s.stepsSinceOrder%every == 0 {
+		s.sortByCell(h)
+	}
+	s.stepsSinceOrder++
 }
 
 func (s *System) kickChunk(h float64) func(_, lo, hi int) {
@@ -199,14 +231,34 @@ type workspace struct {
 	perm       []int32
 	permF      []float64
 	permI      []int64
-	stencil    [13]int
+	periodic   [2]bool
 	stencilOff [13][3]int
 
 	nb nbgsWork
+
+	// collision integrator (StepImpact)
+	alg4    bool // detect at the free-flight prediction (Alg. 4)
+	fFlight func(_, lo, hi int)
+	isl     islandSet
+	iw      []islandWork // per worker, then the pooled law
+	law     Law
+	lawMu   float64
+	lawSet  bool
+	lawPool *par.Pool
+	moving  bool
+	v0      float64
+	fIsland func(w, i int)
+
+	// periodic sides: per-direction cell sizes of the broad phase, and
+	// whether a periodic side is shorter than three cells
+	csd     [3]float64
+	gridErr error
 }
 
 // grid sets up the broad-phase grid for cell size cs over the spheres'
-// bounding box; the number of cells is kept below 4N + 64 by enlarging cs.
+// bounding box, or over the period of a periodic direction (its length
+// divided into whole cells no smaller than cs); the number of cells is kept
+// below 4N + 64 by enlarging cs.
 func (s *System) grid(cs float64) {
 	w := &s.work
 	n := s.N()
@@ -221,10 +273,18 @@ func (s *System) grid(cs float64) {
 	if n == 0 {
 		lo, hi = [3]float64{}, [3]float64{}
 	}
+	w.gridErr = nil
 	for {
 		cells := 1
 		for d := 0; d < 3; d++ {
-			w.dims[d] = int((hi[d]-lo[d])/cs) + 1
+			if l := s.period(d); l > 0 {
+				lo[d] = s.Periodic.Lo[d]
+				w.dims[d] = max(1, int(l/cs))
+				w.csd[d] = l / float64(w.dims[d])
+			} else {
+				w.dims[d] = int((hi[d]-lo[d])/cs) + 1
+				w.csd[d] = cs
+			}
 			cells *= w.dims[d]
 		}
 		if cells <= 4*n+64 {
@@ -232,7 +292,14 @@ func (s *System) grid(cs float64) {
 		}
 		cs *= math.Cbrt(float64(cells) / float64(4*n+64))
 	}
+	for d := 0; d < 2; d++ {
+		if s.period(d) > 0 && w.dims[d] < 3 {
+			w.gridErr = fmt.Errorf("spheres: periodic length %g along %c holds %d broad-phase cells of %g (2 r_max + the step's reach); want at least 3 (a longer period or a smaller step)",
+				s.period(d), 'x'+d, w.dims[d], cs)
+		}
+	}
 	w.lo, w.cs = lo, cs
+	w.periodic = [2]bool{s.period(0) > 0, s.period(1) > 0}
 	ny, nz := w.dims[1], w.dims[2]
 	k := 0
 	for dx := 0; dx <= 1; dx++ {
@@ -241,7 +308,6 @@ func (s *System) grid(cs float64) {
 				if dx == 0 && (dy < 0 || dy == 0 && dz <= 0) {
 					continue
 				}
-				w.stencil[k] = (dx*ny+dy)*nz + dz
 				w.stencilOff[k] = [3]int{dx, dy, dz}
 				k++
 			}
@@ -275,7 +341,7 @@ func (s *System) cellOf(i int) int {
 	w := &s.work
 	var c [3]int
 	for d := 0; d < 3; d++ {
-		c[d] = min(w.dims[d]-1, max(0, int((s.X[3*i+d]-w.lo[d])/w.cs)))
+		c[d] = min(w.dims[d]-1, max(0, int((s.X[3*i+d]-w.lo[d])/w.csd[d])))
 	}
 	return (c[0]*w.dims[1]+c[1])*w.dims[2] + c[2]
 }
@@ -339,7 +405,10 @@ func growF(s []float64, n int) []float64 {
 }
 
 // margin returns the distance two spheres (or a sphere and a wall) can
-// close within a step h: h·(2 max|v| + max|V_wall|).
+// close within a step h: h·(2 max|v| + max|V_wall|), and for StepImpact,
+// whose velocities have not had gravity's kick, ½h²|g| more (with a
+// relative 10⁻⁹ to spare, so that no contact at the prediction falls
+// outside the broad phase by rounding).
 func (s *System) margin(h float64) float64 {
 	vmax := 0.0
 	for i := range s.R {
@@ -350,7 +419,12 @@ func (s *System) margin(h float64) float64 {
 	for _, p := range s.Planes {
 		wmax = math.Max(wmax, p.V[0]*p.V[0]+p.V[1]*p.V[1]+p.V[2]*p.V[2])
 	}
-	return h * (2*math.Sqrt(vmax) + math.Sqrt(wmax))
+	m := h * (2*math.Sqrt(vmax) + math.Sqrt(wmax))
+	if s.work.alg4 {
+		g := s.Gravity
+		m = (m + 0.5*h*h*math.Sqrt(g[0]*g[0]+g[1]*g[1]+g[2]*g[2])) * (1 + 1e-9)
+	}
+	return m
 }
 
 // detect finds the contacts of the step at the current positions: sphere
@@ -412,12 +486,20 @@ func (s *System) pairChunk(ch, lo, hi int) {
 			for bi := ai + 1; bi < a1; bi++ {
 				out, pen = s.pair(out, pen, i, int(w.order[bi]))
 			}
-			for k, off := range w.stencilOff {
+			for _, off := range w.stencilOff {
 				x, y, z := cx+off[0], cy+off[1], cz+off[2]
+				if x >= w.dims[0] && w.periodic[0] {
+					x -= w.dims[0]
+				}
+				if y < 0 && w.periodic[1] {
+					y += ny
+				} else if y >= ny && w.periodic[1] {
+					y -= ny
+				}
 				if x >= w.dims[0] || y < 0 || y >= ny || z < 0 || z >= nz {
 					continue
 				}
-				c2 := c + w.stencil[k]
+				c2 := (x*ny+y)*nz + z
 				for bi := w.cellStart[c2]; bi < w.cellStart[c2+1]; bi++ {
 					out, pen = s.pair(out, pen, i, int(w.order[bi]))
 				}
@@ -429,16 +511,35 @@ func (s *System) pairChunk(ch, lo, hi int) {
 }
 
 // pair appends the contact of spheres i and j if their gap is below the
-// step's margin.
+// step's margin (Step), or if they overlap at the free-flight prediction
+// (StepImpact); across a periodic side the nearest image of j counts.
 func (s *System) pair(out []contact, pen float64, i, j int) ([]contact, float64) {
 	w := &s.work
 	xi, xj := s.X[3*i:3*i+3], s.X[3*j:3*j+3]
 	d := [3]float64{xi[0] - xj[0], xi[1] - xj[1], xi[2] - xj[2]}
+	var shift [2]float64
+	for a := 0; a < 2; a++ {
+		if l := s.period(a); l > 0 {
+			if d[a] > 0.5*l {
+				shift[a] = -l
+			} else if d[a] < -0.5*l {
+				shift[a] = l
+			}
+			d[a] += shift[a]
+		}
+	}
 	rr := s.R[i] + s.R[j]
 	lim := rr + w.margin
 	d2 := d[0]*d[0] + d[1]*d[1] + d[2]*d[2]
 	if d2 >= lim*lim {
 		return out, pen
+	}
+	if w.alg4 {
+		pi, pj := s.predicted(i), s.predicted(j)
+		e := [3]float64{pi[0] - pj[0] + shift[0], pi[1] - pj[1] + shift[1], pi[2] - pj[2]}
+		if e[0]*e[0]+e[1]*e[1]+e[2]*e[2] > rr*rr {
+			return out, pen
+		}
 	}
 	l := math.Sqrt(d2)
 	if l == 0 {
@@ -454,11 +555,15 @@ func (s *System) pair(out []contact, pen float64, i, j int) ([]contact, float64)
 	c := contact{i: int32(i), j: int32(j), n: n, t: t, ri: s.R[i], rj: s.R[j],
 		ann: ann, att: ann + s.R[i]*s.R[i]*s.InvI[i] + s.R[j]*s.R[j]*s.InvI[j]}
 	c.ian, c.iat = 1/c.ann, 1/c.att
-	c.rel[0] = sim.GapVelocity(xi0, w.h, w.eps)
+	if !w.alg4 {
+		c.rel[0] = sim.GapVelocity(xi0, w.h, w.eps)
+	}
 	return append(out, c), pen
 }
 
-// wallChunk finds the wall contacts of spheres [lo, hi).
+// wallChunk finds the wall contacts of spheres [lo, hi): those whose gap
+// is below the step's margin (Step) or which touch the wall at the
+// free-flight prediction, the wall advanced by the step (StepImpact).
 func (s *System) wallChunk(ch, lo, hi int) {
 	w := &s.work
 	out := w.chunkCon[ch][:0]
@@ -468,12 +573,25 @@ func (s *System) wallChunk(ch, lo, hi int) {
 	for i := lo; i < hi; i++ {
 		x := s.X[3*i : 3*i+3]
 		r := s.R[i]
+		var xp [3]float64
+		if w.alg4 {
+			xp = s.predicted(i)
+		}
 		for k := range s.Planes {
 			pl := &s.Planes[k]
 			// cheap test first: the signed distance along the normal
-			if d := pl.N[0]*(x[0]-pl.P[0]) + pl.N[1]*(x[1]-pl.P[1]) + pl.N[2]*(x[2]-pl.P[2]); d-r < m {
-				out, pen = s.wall(out, pen, i, -1-k, d-r, pl.N, pl.V)
+			d := pl.N[0]*(x[0]-pl.P[0]) + pl.N[1]*(x[1]-pl.P[1]) + pl.N[2]*(x[2]-pl.P[2])
+			if d-r >= m {
+				continue
 			}
+			if w.alg4 {
+				h := w.h
+				p1 := [3]float64{pl.P[0] + h*pl.V[0], pl.P[1] + h*pl.V[1], pl.P[2] + h*pl.V[2]}
+				if pl.N[0]*(xp[0]-p1[0])+pl.N[1]*(xp[1]-p1[1])+pl.N[2]*(xp[2]-p1[2]) > r {
+					continue
+				}
+			}
+			out, pen = s.wall(out, pen, i, -1-k, d-r, pl.N, pl.V)
 		}
 		for k := range s.Boxes {
 			bx := &s.Boxes[k]
@@ -483,10 +601,25 @@ func (s *System) wallChunk(ch, lo, hi int) {
 				continue
 			}
 			d, n := bx.distance(x)
+			if w.alg4 {
+				if dp, _ := bx.distance(xp[:]); dp > r {
+					continue
+				}
+			} else if d-r >= m {
+				continue
+			}
 			out, pen = s.wall(out, pen, i, -1-np-k, d-r, n, [3]float64{})
 		}
 		for k := range s.Cylinders {
-			d, n := s.Cylinders[k].distance(x)
+			cy := &s.Cylinders[k]
+			d, n := cy.distance(x)
+			if w.alg4 {
+				if dp, _ := cy.distance(xp[:]); dp > r {
+					continue
+				}
+			} else if d-r >= m {
+				continue
+			}
 			out, pen = s.wall(out, pen, i, -1-np-nb-k, d-r, n, [3]float64{})
 		}
 	}
@@ -495,13 +628,9 @@ func (s *System) wallChunk(ch, lo, hi int) {
 }
 
 // wall appends the contact of sphere i with wall j (< 0) at gap xi, normal
-// n (from the wall to the sphere) and wall velocity vw, if the gap is below
-// the step's margin.
+// n (from the wall to the sphere) and wall velocity vw.
 func (s *System) wall(out []contact, pen float64, i, j int, xi float64, n, vw [3]float64) ([]contact, float64) {
 	w := &s.work
-	if xi >= w.margin {
-		return out, pen
-	}
 	if -xi > pen {
 		pen = -xi
 	}
@@ -511,8 +640,12 @@ func (s *System) wall(out []contact, pen float64, i, j int, xi float64, n, vw [3
 		ann: ann, att: ann + s.R[i]*s.R[i]*s.InvI[i]}
 	c.ian, c.iat = 1/c.ann, 1/c.att
 	// relative velocity = sphere's − wall's: the wall's part is known
+	gap := 0.0
+	if !w.alg4 {
+		gap = sim.GapVelocity(xi, w.h, w.eps)
+	}
 	c.rel = [3]float64{
-		sim.GapVelocity(xi, w.h, w.eps) - dot(n, vw),
+		gap - dot(n, vw),
 		-dot(t, vw),
 		-dot(cross(n, t), vw),
 	}

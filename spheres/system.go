@@ -18,14 +18,16 @@ type System struct {
 	// linear and world angular velocity, R[i] the radius, InvM[i] and
 	// InvI[i] the inverse mass and inverse moment of inertia (I = ⅖mr²),
 	// ID[i] a label that stays with the sphere.
-	X, Q, VW        []float64
-	R, InvM, InvI   []float64
-	ID              []int64
-	Gravity         [3]float64
-	Mu              float64
-	Planes          []Plane
-	Boxes           []Box
-	Cylinders       []Cylinder
+	X, Q, VW      []float64
+	R, InvM, InvI []float64
+	ID            []int64
+	Gravity       [3]float64
+	Mu            float64
+	Planes        []Plane
+	Boxes         []Box
+	Cylinders     []Cylinder
+	// Periodic makes x and y periodic (periodic.go); zero: open.
+	Periodic        Periodic
 	nextID          int64
 	work            workspace
 	pool            *par.Pool

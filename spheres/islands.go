@@ -1,0 +1,318 @@
+package spheres
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"time"
+
+	"impactsim/mech"
+	"impactsim/sim"
+)
+
+// Islands of the contact graph and their concurrent solves (StepImpact).
+//
+// The spheres are the nodes and the sphere pairs the edges (walls have
+// infinite mass and join nothing), so the impact problem (and Alg. 3's
+// and the boxed LCP's friction problems) separate into one problem per
+// connected component. Components are numbered by their first contact and
+// keep their contacts in contact order, so the split is deterministic.
+// Every island gets its own mech.Problem over its own spheres and is
+// solved by one worker's copy of the law. A sphere's block is the compact
+// 6×6 block m·I₆ (mech.BlockDiag.ShapeUniform: 8 bytes instead of 16 +
+// 8·36) because its angular velocity enters in scaled form, ω̂ = s ω with
+// s = √(I/m) (= r√(2/5)): the kinetic energy ½m|v|² + ½I|ω|² is ½m(|v|² +
+// |ω̂|²), and a column's moment a (a·ω) becomes a/s (a·ω = (a/s)·ω̂). Every
+// law's answer is invariant under this change of coordinates (impulses,
+// relative velocities and energies are the same; only rounding differs).
+// The columns are the normal (n on sphere i, −n on j: a sphere's lever arm
+// −r n has no moment about n) and two tangents t and o = n × t with moments
+// (t, −r_i o | −t, −r_j o) and (o, r_i t | −o, r_j t); the wall's known
+// velocity goes to NRel, DRel. Islands with at least bigIsland contacts are
+// solved first, one at a time, by a law that spreads its own work over the
+// pool (GR's and the LCP's inner islands); the others go to the workers
+// largest first. Each island's answer depends on its problem only, so the
+// state after a step is bitwise the same for any number of workers.
+type islandSet struct {
+	parent []int32 // union–find over spheres
+	id     []int32 // per root sphere: its island (−1: none yet)
+	conIsl []int32 // per contact: its island
+	start  []int32 // island c holds order[start[c]:start[c+1]]
+	order  []int32 // contacts grouped by island
+	sched  []int32 // islands, largest first
+	n      int
+	stamp  []int32 // per sphere: 1 + the island that last numbered it
+	loc    []int32 // per sphere: its index in that island's problem
+	big    int     // sched[:big] are solved one at a time on the pool
+}
+
+// bigIsland is the number of contacts from which an island is solved by a
+// pooled law rather than by one worker.
+const bigIsland = 4096
+
+func (u *islandSet) find(b int32) int32 {
+	for u.parent[b] != b {
+		u.parent[b] = u.parent[u.parent[b]]
+		b = u.parent[b]
+	}
+	return b
+}
+
+// splitIslands groups the step's contacts into islands.
+func (s *System) splitIslands() {
+	w := &s.work
+	u := &w.isl
+	n, m := s.N(), len(w.con)
+	u.parent = growI32(u.parent, n)
+	u.id = growI32(u.id, n)
+	for i := range u.parent {
+		u.parent[i] = int32(i)
+		u.id[i] = -1
+	}
+	for k := 0; k < w.npair; k++ {
+		a, b := u.find(w.con[k].i), u.find(w.con[k].j)
+		if a != b {
+			if a < b {
+				u.parent[b] = a
+			} else {
+				u.parent[a] = b
+			}
+		}
+	}
+	u.conIsl = growI32(u.conIsl, m)
+	u.start = u.start[:0]
+	u.start = append(u.start, 0)
+	for k := range w.con {
+		r := u.find(w.con[k].i)
+		if u.id[r] < 0 {
+			u.id[r] = int32(len(u.start) - 1)
+			u.start = append(u.start, 0)
+		}
+		c := u.id[r]
+		u.conIsl[k] = c
+		u.start[c+1]++
+	}
+	u.n = len(u.start) - 1
+	for c := 0; c < u.n; c++ {
+		u.start[c+1] += u.start[c]
+	}
+	// cursors in sched's storage, then the islands by size
+	u.sched = growI32(u.sched, u.n)
+	copy(u.sched, u.start[:u.n])
+	u.order = growI32(u.order, m)
+	for k := range w.con {
+		c := u.conIsl[k]
+		u.order[u.sched[c]] = int32(k)
+		u.sched[c]++
+	}
+	for c := range u.sched {
+		u.sched[c] = int32(c)
+	}
+	slices.SortFunc(u.sched, func(a, b int32) int {
+		if d := u.size(b) - u.size(a); d != 0 {
+			return d
+		}
+		return int(a - b)
+	})
+	u.big = 0
+	for u.big < u.n && u.size(u.sched[u.big]) >= bigIsland {
+		u.big++
+	}
+	u.stamp = growI32(u.stamp, n)
+	u.loc = growI32(u.loc, n)
+	clear(u.stamp)
+}
+
+func (u *islandSet) size(c int32) int { return int(u.start[c+1] - u.start[c]) }
+
+// islandWork is one worker's workspace for island solves.
+type islandWork struct {
+	law              *lawInstance
+	p                mech.Problem
+	lambda, beta     []float64
+	vp, scr          []float64
+	sc               []float64 // per island sphere: √(I/m)
+	bodies           []int32
+	st               mech.Stats
+	maxIter          int
+	impact, friction time.Duration
+	err              error
+	errAt            int
+}
+
+// prepareLaws makes one law instance per worker (and one that uses the
+// pool for big islands) when the law or μ changed.
+func (s *System) prepareLaws(l *Law) error {
+	w := &s.work
+	nw := s.pool.Workers()
+	if w.lawSet && w.law == *l && w.lawMu == s.Mu && len(w.iw) == nw+1 && w.lawPool == s.pool {
+		return nil
+	}
+	if err := l.Check(); err != nil {
+		return err
+	}
+	w.iw = make([]islandWork, nw+1)
+	for k := range w.iw {
+		li, err := l.instance(s.Mu)
+		if err != nil {
+			return err
+		}
+		w.iw[k].law = li
+	}
+	if pu, ok := w.iw[nw].law.inner.(sim.PoolUser); ok {
+		pu.SetPool(s.pool)
+	}
+	w.law, w.lawMu, w.lawSet, w.lawPool = *l, s.Mu, true, s.pool
+	return nil
+}
+
+// solveIslands solves every island and leaves v⁺ in VW.
+func (s *System) solveIslands(l *Law, st *ImpactStats) error {
+	w := &s.work
+	u := &w.isl
+	nw := s.pool.Workers()
+	for k := range w.iw {
+		iw := &w.iw[k]
+		iw.st, iw.maxIter, iw.impact, iw.friction, iw.err, iw.errAt = mech.Stats{}, 0, 0, 0, nil, -1
+	}
+	w.moving = false
+	for _, p := range s.Planes {
+		if p.V != ([3]float64{}) {
+			w.moving = true
+		}
+	}
+	w.v0 = l.V0
+	for a := 0; a < u.big; a++ {
+		s.solveIsland(nw, a)
+	}
+	if w.fIsland == nil {
+		w.fIsland = func(wk, a int) { s.solveIsland(wk, u.big+a) }
+	}
+	s.pool.Each(u.n-u.big, w.fIsland)
+	var err error
+	errAt := -1
+	for k := range w.iw {
+		iw := &w.iw[k]
+		st.Law.Add(iw.st)
+		st.MaxIslandIterations = max(st.MaxIslandIterations, iw.maxIter)
+		st.Impact += iw.impact
+		st.Friction += iw.friction
+		if iw.err != nil && (errAt < 0 || iw.errAt < errAt) {
+			errAt, err = iw.errAt, iw.err
+		}
+	}
+	if u.n > 0 {
+		st.LargestIsland = u.size(u.sched[0])
+	}
+	return err
+}
+
+// solveIsland builds and solves island sched[a] on worker wk's workspace
+// (wk = Workers(): the pooled law) and writes its spheres' v⁺.
+func (s *System) solveIsland(wk, a int) {
+	w := &s.work
+	u := &w.isl
+	iw := &w.iw[wk]
+	if iw.err != nil {
+		return
+	}
+	c := u.sched[a]
+	cols := u.order[u.start[c]:u.start[c+1]]
+	tag := c + 1
+	iw.bodies = iw.bodies[:0]
+	for _, k := range cols {
+		ct := &w.con[k]
+		for _, b := range [2]int32{ct.i, ct.j} {
+			if b >= 0 && u.stamp[b] != tag {
+				u.stamp[b] = tag
+				u.loc[b] = int32(len(iw.bodies))
+				iw.bodies = append(iw.bodies, b)
+			}
+		}
+	}
+	nb := len(iw.bodies)
+	p := &iw.p
+	p.Reset(3, 6*nb)
+	p.M.ShapeUniform(nb, 6)
+	p.MInv.ShapeUniform(nb, 6)
+	iw.sc = growF(iw.sc, nb)
+	for lb, b := range iw.bodies {
+		p.M.Data[lb], p.MInv.Data[lb] = 1/s.InvM[b], s.InvM[b]
+		sc := math.Sqrt(s.InvM[b] / s.InvI[b])
+		iw.sc[lb] = sc
+		v, vw := p.V[6*lb:6*lb+6], s.VW[6*b:6*b+6]
+		v[0], v[1], v[2] = vw[0], vw[1], vw[2]
+		v[3], v[4], v[5] = sc*vw[3], sc*vw[4], sc*vw[5]
+	}
+	for lk, k := range cols {
+		ct := &w.con[k]
+		li, lj := int(u.loc[ct.i]), -1
+		if ct.j >= 0 {
+			lj = int(u.loc[ct.j])
+		}
+		n, t := ct.n, ct.t
+		o := cross(n, t)
+		ki, kj := ct.ri/iw.sc[li], 0.0
+		if lj >= 0 {
+			kj = ct.rj / iw.sc[lj]
+		}
+		column(&p.G, li, lj, n, [3]float64{}, [3]float64{})
+		column(&p.D, li, lj, t, scale3(-ki, o), scale3(-kj, o))
+		column(&p.D, li, lj, o, scale3(ki, t), scale3(kj, t))
+		p.DContact = append(p.DContact, lk, lk)
+		if w.moving {
+			p.NRel = append(p.NRel, ct.rel[0])
+			p.DRel = append(p.DRel, ct.rel[1], ct.rel[2])
+		}
+		p.AppendContact(w.law.CoR, s.Mu, li, lj)
+	}
+	m, nd := len(cols), p.D.NCols()
+	iw.lambda = growF(iw.lambda, m)
+	iw.beta = growF(iw.beta, nd)
+	st, ti, tf, err := iw.law.solve(p, iw.lambda, iw.beta, w.v0)
+	iw.st.Add(st)
+	iw.maxIter = max(iw.maxIter, st.Iterations)
+	iw.impact += ti
+	iw.friction += tf
+	if err != nil {
+		iw.err, iw.errAt = fmt.Errorf("spheres: island of %d contacts and %d spheres (law %s): %w", m, nb, w.law.Name(), err), a
+		return
+	}
+	iw.vp = growF(iw.vp, 6*nb)
+	iw.scr = growF(iw.scr, 6*nb)
+	p.ApplyImpulses(iw.vp, p.V, iw.lambda, iw.beta, iw.scr)
+	for lb, b := range iw.bodies {
+		v, vw := iw.vp[6*lb:6*lb+6], s.VW[6*b:6*b+6]
+		sc := iw.sc[lb]
+		vw[0], vw[1], vw[2] = v[0], v[1], v[2]
+		vw[3], vw[4], vw[5] = v[3]/sc, v[4]/sc, v[5]/sc
+	}
+}
+
+// column appends a column with direction d and moments ai on island sphere
+// li and −d, aj on lj (lj < 0: a wall).
+func column(c *mech.Cols, li, lj int, d, ai, aj [3]float64) {
+	o := 6 * li
+	c.Append(o, d[0])
+	c.Append(o+1, d[1])
+	c.Append(o+2, d[2])
+	if ai != ([3]float64{}) {
+		c.Append(o+3, ai[0])
+		c.Append(o+4, ai[1])
+		c.Append(o+5, ai[2])
+	}
+	if lj >= 0 {
+		o := 6 * lj
+		c.Append(o, -d[0])
+		c.Append(o+1, -d[1])
+		c.Append(o+2, -d[2])
+		if aj != ([3]float64{}) {
+			c.Append(o+3, aj[0])
+			c.Append(o+4, aj[1])
+			c.Append(o+5, aj[2])
+		}
+	}
+	c.EndCol()
+}
+
+func scale3(a float64, v [3]float64) [3]float64 { return [3]float64{a * v[0], a * v[1], a * v[2]} }

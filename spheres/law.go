@@ -1,0 +1,148 @@
+package spheres
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+
+	"impactsim/friction"
+	"impactsim/impact"
+	"impactsim/mech"
+)
+
+// Law is the contact law of the collision-integrator step (StepImpact): an
+// impact operator of package impact (gr, grr, lcp, qce, qce_lcp, …) with
+// Newton restitution CoR, optionally velocity dependent (V0 > 0:
+// impact.VelocityRestitution, e(v) = 1 − (1 − e₀)(v/v₀)^{3/4} below v₀),
+// followed by a friction law when the system's μ > 0:
+//
+//	"alg3"  maximal-dissipation friction (Alg. 3 of Smith et al.,
+//	        friction.MaxDissipation), staggered after the impact (sim.Staggered)
+//	"blcp"  the boxed LCP of Zhang et al. (friction.BoxedLCP) around the
+//	        operator
+//	"none"  no friction
+//
+// Every island of the contact graph gets its own solve (islands.go).
+type Law struct {
+	Operator string  // impact operator name (impact.Names)
+	Friction string  // "alg3" (default when empty), "blcp" or "none"
+	Solver   string  // QP solver ("" = auto)
+	VTol     float64 // approach tolerance of the propagation operators (0: default)
+	CoR      float64 // e₀ ∈ [0, 1]
+	V0       float64 // velocity scale of e(v); 0: constant restitution
+	// BoxedTol and BoxedMaxIter set friction.BoxedLCP's tolerance and cap
+	// (0: its defaults).
+	BoxedTol     float64
+	BoxedMaxIter int
+}
+
+// Check validates the law's names and coefficients.
+func (l *Law) Check() error {
+	if _, err := impact.New(impact.Config{Name: l.Operator, Solver: l.Solver}); err != nil {
+		return fmt.Errorf("spheres: %w", err)
+	}
+	switch l.friction() {
+	case "alg3", "blcp", "none":
+	default:
+		return fmt.Errorf("spheres: unknown friction law %q (want alg3, blcp or none)", l.Friction)
+	}
+	if !(l.CoR >= 0 && l.CoR <= 1) {
+		return fmt.Errorf("spheres: coefficient of restitution %v, want 0 ≤ c ≤ 1", l.CoR)
+	}
+	if l.V0 < 0 || math.IsNaN(l.V0) || math.IsInf(l.V0, 0) {
+		return fmt.Errorf("spheres: restitution velocity scale v₀ = %v, want 0 (constant) or a positive finite speed", l.V0)
+	}
+	return nil
+}
+
+func (l *Law) friction() string {
+	if l.Friction == "" {
+		return "alg3"
+	}
+	return strings.ToLower(l.Friction)
+}
+
+// Name returns the law's name as the general path's laws spell it
+// ("gr+mdp", "qce_lcp+blcp", "gr").
+func (l *Law) Name() string {
+	switch l.friction() {
+	case "alg3":
+		return l.Operator + "+mdp"
+	case "blcp":
+		return l.Operator + "+blcp"
+	}
+	return l.Operator
+}
+
+// timedOperator measures the time its impact operator spends, so that a
+// coupled law's time can be split into impact and friction.
+type timedOperator struct {
+	impact.Operator
+	spent time.Duration
+}
+
+func (o *timedOperator) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
+	t := time.Now()
+	st, err := o.Operator.Resolve(p, lambda)
+	o.spent += time.Since(t)
+	return st, err
+}
+
+// lawInstance is one worker's copy of the law (operators keep workspaces
+// and are not safe for concurrent use).
+type lawInstance struct {
+	op    *timedOperator
+	inner impact.Operator
+	fr    friction.Operator
+	blcp  *friction.BoxedLCP
+	vr    impact.VelocityRestitution
+}
+
+func (l *Law) instance(mu float64) (*lawInstance, error) {
+	op, err := impact.New(impact.Config{Name: l.Operator, Solver: l.Solver, VTol: l.VTol})
+	if err != nil {
+		return nil, fmt.Errorf("spheres: %w", err)
+	}
+	li := &lawInstance{op: &timedOperator{Operator: op}, inner: op, vr: impact.VelocityRestitution{V0: l.V0}}
+	if mu > 0 {
+		switch l.friction() {
+		case "alg3":
+			fr, err := friction.NewMaxDissipation(l.Solver)
+			if err != nil {
+				return nil, fmt.Errorf("spheres: %w", err)
+			}
+			li.fr = fr
+		case "blcp":
+			li.blcp = &friction.BoxedLCP{Normal: li.op, Tol: l.BoxedTol, MaxIter: l.BoxedMaxIter}
+		}
+	}
+	return li, nil
+}
+
+// solve runs the law on p: the impact operator, then friction (Alg. 3
+// staggered as sim.Staggered does, or the boxed LCP). It returns the
+// statistics and the time spent in the impact operator and in friction.
+func (li *lawInstance) solve(p *mech.Problem, lambda, beta []float64, v0 float64) (mech.Stats, time.Duration, time.Duration, error) {
+	if v0 > 0 {
+		li.vr.Apply(p)
+	}
+	li.op.spent = 0
+	t := time.Now()
+	var st mech.Stats
+	var err error
+	switch {
+	case li.blcp != nil:
+		st, err = li.blcp.Solve(p, lambda, beta)
+	default:
+		st, err = li.op.Resolve(p, lambda)
+		clear(beta[:p.D.NCols()])
+		if err == nil && li.fr != nil && p.D.NCols() > 0 {
+			var fs mech.Stats
+			fs, err = li.fr.Resolve(p, lambda, beta)
+			st.Add(fs)
+		}
+	}
+	total := time.Since(t)
+	return st, li.op.spent, total - li.op.spent, err
+}
