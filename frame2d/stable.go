@@ -1,6 +1,7 @@
 package frame2d
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"sort"
@@ -108,6 +109,9 @@ func (f *Framework) Stable() (*Stability, error) {
 			row[b] = 3 * len(movable)
 			movable = append(movable, b)
 		}
+	}
+	if len(movable) == 0 {
+		return nil, errors.New("frame2d: stability: no movable body")
 	}
 	nr := 3 * len(movable)
 	nf := len(cps)

@@ -211,6 +211,13 @@ func Parse(r io.Reader, name string) (*Tower, error) {
 	if len(t.Bricks) == 0 {
 		return nil, fmt.Errorf("%s: no bricks", name)
 	}
+	movable := false
+	for _, b := range t.Bricks {
+		movable = movable || !b.Fixed
+	}
+	if !movable {
+		return nil, fmt.Errorf("%s: no brick, only supports: nothing can move", name)
+	}
 	return t, nil
 }
 
