@@ -53,3 +53,19 @@ func TestCompare(t *testing.T) {
 		t.Fatalf("layout: %v", d)
 	}
 }
+
+// FuzzReadState: no reference file panics the reader (a count line must
+// not make it allocate what it claims); errors name the file.
+// go test -fuzz=FuzzReadState ./parity/
+func FuzzReadState(f *testing.F) {
+	var b bytes.Buffer
+	WriteState(&b, &State{System: "rigidbody3d", Scene: "a/b.xml", SCISim: "abc", Command: "x -e 1", End: 1, Iteration: 100, Time: 1,
+		Q: []float64{0.1, -1e-300, math.Pi}, V: []float64{1.0 / 3}}, "comment")
+	f.Add(b.Bytes())
+	f.Add([]byte("system b\nscene s\niteration 1\nq 9999999999999\n1\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if _, err := ReadState(bytes.NewReader(data), "mem"); err != nil && !strings.HasPrefix(err.Error(), "mem") {
+			t.Fatalf("error without the file name: %v", err)
+		}
+	})
+}
