@@ -1,6 +1,9 @@
 package rigid3d
 
 import (
+	"bytes"
+	"encoding/binary"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -12,7 +15,7 @@ import (
 // writeSCISimMesh writes vs and fs in the layout of SCISim's mesh files:
 // mesh/vertices 3 × N float64 and mesh/faces 3 × M uint32 (row k holds
 // component k), transposed when rowsLast.
-func writeSCISimMesh(t *testing.T, path string, vs []r3.Vec, fs [][3]int, rowsLast bool) {
+func writeSCISimMesh(t testing.TB, path string, vs []r3.Vec, fs [][3]int, rowsLast bool) {
 	t.Helper()
 	fw, err := hdf5.CreateForWrite(path, hdf5.CreateTruncate)
 	if err != nil {
@@ -96,5 +99,29 @@ func TestReadSCISimMesh(t *testing.T) {
 	}
 	if _, _, err := ReadSCISimMesh(filepath.Join(dir, "missing.h5")); err == nil || !strings.Contains(err.Error(), "missing.h5") {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestReadSCISimMeshDamagedHeap: one damaged length field (a local heap
+// claiming 2⁴⁰ bytes) is refused before the decoder allocates it; the
+// process ran out of memory (found by FuzzReadSCISimMesh).
+func TestReadSCISimMeshDamagedHeap(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "box.h5")
+	vs, fs := BoxMesh(r3.Vec{X: 1, Y: 1, Z: 1})
+	writeSCISimMesh(t, path, vs, fs, false)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := bytes.Index(data, []byte("HEAP\x00\x00\x00\x00"))
+	if k < 0 {
+		t.Fatal("no local heap in the test file")
+	}
+	binary.LittleEndian.PutUint64(data[k+8:], 1<<40)
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := ReadSCISimMesh(path); err == nil || !strings.Contains(err.Error(), "a local heap of 1099511627776 bytes") {
+		t.Errorf("damaged heap: %v", err)
 	}
 }
