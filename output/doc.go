@@ -250,12 +250,21 @@
 // memory: for very long runs use Stride or MaxFrames.
 //
 // RenderPanels lays several (title, trajectory, scene) panels out side by
-// side, e.g. the "gr" and "lcp" operators breaking the same pool rack.
+// side, e.g. the "gr" and "lcp" operators breaking the same pool rack;
+// panels without a camera hint share one view fitted to all of them, so
+// the same scene is drawn at the same scale in each.
+//
+// Render3D draws 3D frames with a z-buffer and flat shading, the frame's
+// time at the top left and Render3DOptions.Title (the operator) at the top
+// centre; bodies marked in Render3DOptions.Cutaway (closed containers:
+// render picks the bodies whose bounding box holds a smaller body's centre)
+// are drawn without their near half, so their contents show.
 //
 // # Plots
 //
 // PlotSeries draws a PNG line chart (800×500 by default) with a frame,
-// grid, tick labels, axis labels, title and a legend, using gg and the
+// grid, tick labels, axis labels, title and a legend (in the first corner
+// of the plot area where it covers no curve, else beside it), using gg and the
 // 7×13 bitmap font of golang.org/x/image/font/basicfont (magnified for
 // large images). Long series are reduced to the minimum and maximum of each
 // pixel column before drawing.

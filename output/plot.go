@@ -52,7 +52,7 @@ func PlotSeriesOptions(path string, opt PlotOptions, series []Series) error {
 	if len(series) == 0 {
 		return errors.New("output: plot: no series")
 	}
-	dc := drawPlot(opt, series)
+	dc, _ := drawPlot(opt, series)
 	var buf bytes.Buffer
 	if err := png.Encode(&buf, dc.Image()); err != nil {
 		return fmt.Errorf("output: plot: %w", err)
@@ -78,7 +78,9 @@ func drawText(dc *gg.Context, s string, x, y, ax, ay, ts, angle float64) {
 	dc.Pop()
 }
 
-func drawPlot(opt PlotOptions, series []Series) *gg.Context {
+// drawPlot draws the plot and returns it with the legend's rectangle in
+// pixels (x0, y0, x1, y1; zero without a legend).
+func drawPlot(opt PlotOptions, series []Series) (*gg.Context, [4]float64) {
 	W, H := float64(opt.Width), float64(opt.Height)
 	dc := gg.NewContext(opt.Width, opt.Height)
 	dc.SetColor(color.White)
@@ -134,6 +136,43 @@ func drawPlot(opt PlotOptions, series []Series) *gg.Context {
 	}
 	mapX := func(x float64) float64 { return px0 + (x-x0)/(x1-x0)*(px1-px0) }
 	mapY := func(y float64) float64 { return py1 - (y-y0)/(y1-y0)*(py1-py0) }
+
+	// The legend goes in the first corner of the plot area (top right, top
+	// left, bottom right, bottom left) where it covers no curve, or, if
+	// every corner would, to the right of the plot area, which shrinks.
+	named := 0
+	lw := 0.0
+	for _, s := range series {
+		if s.Name != "" {
+			named++
+		}
+		w, _ := dc.MeasureString(s.Name)
+		lw = math.Max(lw, w*ts)
+	}
+	row, sample := th+4*ts, 24*ts
+	bw := 8*ts + sample + 6*ts + lw + 8*ts
+	bh := float64(len(series))*row + 6*ts
+	var bx, by float64
+	if named > 0 {
+		placed := false
+		for _, c := range [4][2]bool{{true, true}, {false, true}, {true, false}, {false, false}} {
+			bx, by = px0+8*ts, py1-bh-8*ts
+			if c[0] {
+				bx = px1 - bw - 8*ts
+			}
+			if c[1] {
+				by = py0 + 8*ts
+			}
+			if bx >= px0 && by >= py0 && !curvesHit(series, x0, x1, int(px1-px0), mapX, mapY, bx, by, bx+bw, by+bh) {
+				placed = true
+				break
+			}
+		}
+		if !placed && px1-bw-12*ts-px0 >= 40 {
+			px1 -= bw + 12*ts
+			bx, by = px1+12*ts, py0
+		}
+	}
 
 	// Grid and ticks.
 	dc.SetLineWidth(ts)
@@ -212,22 +251,8 @@ func drawPlot(opt PlotOptions, series []Series) *gg.Context {
 		drawText(dc, opt.YLabel, 8*ts, (py0+py1)/2, 0.5, 0, ts, -math.Pi/2)
 	}
 
-	// Legend, top right inside the plot area.
-	named := 0
-	lw := 0.0
-	for _, s := range series {
-		if s.Name != "" {
-			named++
-		}
-		w, _ := dc.MeasureString(s.Name)
-		lw = math.Max(lw, w*ts)
-	}
+	// Legend, where it was placed above.
 	if named > 0 {
-		row := th + 4*ts
-		sample := 24 * ts
-		bw := 8*ts + sample + 6*ts + lw + 8*ts
-		bh := float64(len(series))*row + 6*ts
-		bx, by := px1-bw-8*ts, py0+8*ts
 		dc.SetColor(color.NRGBA{255, 255, 255, 235})
 		dc.DrawRectangle(bx, by, bw, bh)
 		dc.FillPreserve()
@@ -244,7 +269,10 @@ func drawPlot(opt PlotOptions, series []Series) *gg.Context {
 			drawText(dc, s.Name, bx+8*ts+sample+6*ts, y, 0, 0.5, ts, 0)
 		}
 	}
-	return dc
+	if named == 0 {
+		return dc, [4]float64{}
+	}
+	return dc, [4]float64{bx, by, bx + bw, by + bh}
 }
 
 // widenRange pads [lo, hi] by frac of its length on each side and makes a
@@ -371,4 +399,59 @@ func decimate(xs, ys []float64, x0, x1 float64, cols int) ([]float64, []float64)
 		i = j
 	}
 	return ox, oy
+}
+
+// curvesHit reports whether any segment of the series, as drawn (decimated
+// to cols pixel columns over [x0, x1], mapped by mapX and mapY), crosses
+// the pixel rectangle [rx0, rx1] × [ry0, ry1] (with a 2-pixel margin for
+// the line width). A lone point counts as a dot.
+func curvesHit(series []Series, x0, x1 float64, cols int, mapX, mapY func(float64) float64, rx0, ry0, rx1, ry1 float64) bool {
+	rx0, ry0, rx1, ry1 = rx0-2, ry0-2, rx1+2, ry1+2
+	for _, s := range series {
+		xs, ys := decimate(s.X, s.Y, x0, x1, cols)
+		havePrev := false
+		var px, py float64
+		for i := range xs {
+			if !finite(xs[i], ys[i]) {
+				havePrev = false
+				continue
+			}
+			x, y := mapX(xs[i]), mapY(ys[i])
+			if !havePrev {
+				if x >= rx0 && x <= rx1 && y >= ry0 && y <= ry1 {
+					return true
+				}
+			} else if segmentHitsRect(px, py, x, y, rx0, ry0, rx1, ry1) {
+				return true
+			}
+			px, py, havePrev = x, y, true
+		}
+	}
+	return false
+}
+
+// segmentHitsRect reports whether segment (ax, ay)–(bx, by) meets the
+// rectangle [x0, x1] × [y0, y1] (Liang–Barsky clipping).
+func segmentHitsRect(ax, ay, bx, by, x0, y0, x1, y1 float64) bool {
+	t0, t1 := 0.0, 1.0
+	dx, dy := bx-ax, by-ay
+	for _, e := range [4][2]float64{{-dx, ax - x0}, {dx, x1 - ax}, {-dy, ay - y0}, {dy, y1 - ay}} {
+		p, q := e[0], e[1]
+		if p == 0 {
+			if q < 0 {
+				return false
+			}
+			continue
+		}
+		r := q / p
+		if p < 0 {
+			t0 = math.Max(t0, r)
+		} else {
+			t1 = math.Min(t1, r)
+		}
+		if t0 > t1 {
+			return false
+		}
+	}
+	return true
 }

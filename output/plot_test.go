@@ -1,6 +1,7 @@
 package output
 
 import (
+	"image"
 	"math"
 	"path/filepath"
 	"reflect"
@@ -96,5 +97,37 @@ func TestDecimate(t *testing.T) {
 	}
 	if !peak {
 		t.Error("decimation lost the peak")
+	}
+}
+
+// TestLegendCoversNoCurve: the legend is never drawn over a curve — in a
+// free corner when there is one, else beside the plot area. Inside the
+// legend's grey frame only achromatic pixels (white, text) and the sample
+// lines may appear; a curve under the translucent box would tint it (the
+// legend used to sit top right whatever was there).
+func TestLegendCoversNoCurve(t *testing.T) {
+	xs := []float64{0, 0.25, 0.5, 0.75, 1}
+	for name, series := range map[string][]Series{
+		"free corner": {{Name: "rising", X: xs, Y: []float64{0, 0.3, 0.5, 0.7, 1}}, {Name: "flat", X: xs, Y: []float64{0, 0.1, 0.2, 0.1, 0}}},
+		"every corner covered": {
+			{Name: "up", X: xs, Y: []float64{0, 0.25, 0.5, 0.75, 1}}, {Name: "down", X: xs, Y: []float64{1, 0.75, 0.5, 0.25, 0}},
+			{Name: "top", X: xs, Y: []float64{0.97, 0.97, 0.97, 0.97, 0.97}}, {Name: "bottom", X: xs, Y: []float64{0.03, 0.03, 0.03, 0.03, 0.03}},
+			{Name: "left", X: []float64{0.02, 0.02}, Y: []float64{0, 1}}, {Name: "right", X: []float64{0.98, 0.98}, Y: []float64{0, 1}}},
+	} {
+		dc, box := drawPlot(PlotOptions{Width: 800, Height: 500, Title: name}, series)
+		img := dc.Image().(*image.RGBA)
+		x0, y0, x1, y1 := int(math.Ceil(box[0])), int(math.Ceil(box[1])), int(box[2]), int(box[3])
+		if x1 <= x0 {
+			t.Fatalf("%s: no legend", name)
+		}
+		sampleEnd := x0 + 8 + 24 + 3
+		for y := y0 + 1; y < y1; y++ {
+			for x := sampleEnd; x < x1; x++ {
+				c := img.RGBAAt(x, y)
+				if max(c.R, c.G, c.B)-min(c.R, c.G, c.B) > 8 {
+					t.Fatalf("%s: coloured pixel %v at (%d, %d) inside the legend [%d,%d]×[%d,%d]: a curve under it", name, c, x, y, x0, x1, y0, y1)
+				}
+			}
+		}
 	}
 }
