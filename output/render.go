@@ -172,10 +172,7 @@ func RenderPanels(panels []Panel, opts RenderOptions) (*RenderInfo, error) {
 	W, H := opts.Width*len(panels), opts.Height
 	info := &RenderInfo{Frames: len(sel), Width: W, Height: H}
 
-	views := make([]view, len(panels))
-	for p, pn := range panels {
-		views[p] = newView(pn.Traj, pn.Scene, opts.Width, opts.Height)
-	}
+	views := panelViews(panels, opts.Width, opts.Height)
 	timeFmt := timeFormatter(times)
 
 	if opts.Outputs&OutputPNG != 0 {
@@ -415,12 +412,41 @@ func (v *view) world(px, py float64) (float64, float64) {
 // (with its radius), every drum and the walls next to the balls, plus a 5%
 // margin.
 func newView(tr *Trajectory, sc *Scene2D, w, h int) view {
-	v := view{w: float64(w), h: float64(h)}
 	if c := sc.Camera; c != nil {
+		v := view{w: float64(w), h: float64(h)}
 		v.cx, v.cy = c.CX, c.CY
 		v.s = math.Min(v.w, v.h) / c.Scale
 		return v
 	}
+	return fitView([]Panel{{Traj: tr, Scene: sc}}, w, h)
+}
+
+// panelViews returns the view of each panel: its camera hint, or one view
+// shared by every panel without one, fitted to all of them, so the same
+// scene is drawn at the same scale side by side (the demo's GR and LCP
+// panels showed one cue ball at 42 px and 132 px).
+func panelViews(panels []Panel, w, h int) []view {
+	views := make([]view, len(panels))
+	var fit []Panel
+	for _, pn := range panels {
+		if pn.Scene.Camera == nil {
+			fit = append(fit, pn)
+		}
+	}
+	shared := fitView(fit, w, h)
+	for p, pn := range panels {
+		views[p] = shared
+		if pn.Scene.Camera != nil {
+			views[p] = newView(pn.Traj, pn.Scene, w, h)
+		}
+	}
+	return views
+}
+
+// fitView fits one view to every ball of every frame of every panel, their
+// drums and the walls next to the balls, plus a 5% margin.
+func fitView(panels []Panel, w, h int) view {
+	v := view{w: float64(w), h: float64(h)}
 	inf := math.Inf(1)
 	x0, y0, x1, y1 := inf, inf, -inf, -inf
 	add := func(x, y, r float64) {
@@ -430,21 +456,28 @@ func newView(tr *Trajectory, sc *Scene2D, w, h int) view {
 		x0, y0 = math.Min(x0, x-r), math.Min(y0, y-r)
 		x1, y1 = math.Max(x1, x+r), math.Max(y1, y+r)
 	}
-	k := len(sc.Layout().Q)
-	for _, f := range tr.Frames {
-		for i := 0; i < tr.NumBodies; i++ {
-			add(f.Q[k*i], f.Q[k*i+1], sc.Radii[i])
+	for _, pn := range panels {
+		tr, sc := pn.Traj, pn.Scene
+		k := len(sc.Layout().Q)
+		for _, f := range tr.Frames {
+			for i := 0; i < tr.NumBodies; i++ {
+				add(f.Q[k*i], f.Q[k*i+1], sc.Radii[i])
+			}
+		}
+		for _, d := range sc.Drums {
+			add(d.Centre[0], d.Centre[1], d.Radius)
 		}
 	}
-	for _, d := range sc.Drums {
-		add(d.Centre[0], d.Centre[1], d.Radius)
+	var planes []Plane2D
+	for _, pn := range panels {
+		planes = append(planes, pn.Scene.Planes...)
 	}
 	if x0 <= x1 {
 		// Show walls close to the balls: add the foot of the perpendicular
 		// from the bounding box centre onto each plane when it is near.
 		mx, my := (x0+x1)/2, (y0+y1)/2
 		size := math.Max(x1-x0, y1-y0)
-		for _, p := range sc.Planes {
+		for _, p := range planes {
 			nx, ny := p.Normal[0], p.Normal[1]
 			nn := math.Hypot(nx, ny)
 			nx, ny = nx/nn, ny/nn

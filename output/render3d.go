@@ -9,6 +9,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+
+	"github.com/fogleman/gg"
+	"golang.org/x/image/font/basicfont"
 )
 
 // Frame3D is one frame of a 3D render: triangles (indices into Points) with
@@ -36,11 +39,20 @@ type Render3DOptions struct {
 	// fitted to all frames, looking from direction (1, 0.7, 1.3) with y up.
 	Eye, LookAt, Up [3]float64
 	FOV             float64 // vertical field of view in degrees, default 40
+	// Title is drawn at the top centre (the operator); every frame also
+	// shows its time at the top left.
+	Title string
+	// Cutaway[i] draws body i (colour index i) without its near half: the
+	// triangles whose centre lies on the eye's side of the body's centre
+	// (the mean of its triangles' centres) are left out, so that what a
+	// closed container holds — even one with thick walls — is seen.
+	Cutaway []bool
 }
 
 type v3 [3]float64
 
 func (a v3) sub(b v3) v3        { return v3{a[0] - b[0], a[1] - b[1], a[2] - b[2]} }
+func (a v3) add(b v3) v3        { return v3{a[0] + b[0], a[1] + b[1], a[2] + b[2]} }
 func (a v3) dot(b v3) float64   { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 func (a v3) scale(s float64) v3 { return v3{a[0] * s, a[1] * s, a[2] * s} }
 func (a v3) cross(b v3) v3 {
@@ -128,12 +140,18 @@ func Render3D(frames []Frame3D, opts Render3DOptions) (*RenderInfo, error) {
 			info.Notes = append(info.Notes, note)
 		}
 	}
+	times := make([]float64, len(frames))
+	for i, f := range frames {
+		times[i] = f.Time
+	}
+	timeFmt := timeFormatter(times)
 	for fi, f := range frames {
 		img := image.NewRGBA(image.Rect(0, 0, w, h))
 		draw.Draw(img, img.Bounds(), &image.Uniform{colBackground3D}, image.Point{}, draw.Src)
 		for i := range zbuf {
 			zbuf[i] = math.Inf(1)
 		}
+		centre := cutawayCentres(&f, opts.Cutaway)
 		for k, tr := range f.Tris {
 			var sx, sy, sz [3]float64
 			ok := true
@@ -151,13 +169,19 @@ func Render3D(frames []Frame3D, opts Render3DOptions) (*RenderInfo, error) {
 			if !ok {
 				continue
 			}
-			a, b, c := v3(f.Points[tr[0]]), v3(f.Points[tr[1]]), v3(f.Points[tr[2]])
-			n := b.sub(a).cross(c.sub(a))
+			a, b, c3 := v3(f.Points[tr[0]]), v3(f.Points[tr[1]]), v3(f.Points[tr[2]])
+			n := b.sub(a).cross(c3.sub(a))
 			if nn := n.dot(n); nn > 0 {
 				n = n.scale(1 / math.Sqrt(nn))
 			}
 			if f.Color[k] < 0 && n.dot(eye.sub(a)) < 0 {
 				continue // static geometry is seen from its front side only
+			}
+			if c := f.Color[k]; c >= 0 && c < len(opts.Cutaway) && opts.Cutaway[c] {
+				m := a.add(b).add(c3).scale(1.0 / 3)
+				if m.sub(centre[c]).dot(eye.sub(centre[c])) > 0 {
+					continue // a container's near half is cut away
+				}
 			}
 			base := colStatic3D
 			if f.RGB != nil {
@@ -167,6 +191,13 @@ func Render3D(frames []Frame3D, opts Render3DOptions) (*RenderInfo, error) {
 			}
 			col := shaded(base, int(math.Round(shadeLevels*math.Abs(n.dot(light)))))
 			rasterTri(img, zbuf, w, h, sx, sy, sz, col)
+		}
+		dc := gg.NewContextForRGBA(img)
+		dc.SetFontFace(basicfont.Face7x13)
+		ts := textScale(w, h)
+		drawLabel(dc, "t = "+timeFmt(f.Time), 6*ts, 6*ts, 0, ts)
+		if opts.Title != "" {
+			drawLabel(dc, opts.Title, float64(w)/2, 6*ts, 0.5, ts)
 		}
 		if opts.Outputs&OutputPNG != 0 {
 			path := filepath.Join(opts.Dir, fmt.Sprintf("frame_%05d.png", fi))
@@ -242,8 +273,8 @@ func rasterTri(img *image.RGBA, zbuf []float64, w, h int, x, y, z [3]float64, co
 }
 
 // Flat shading uses shadeLevels+1 discrete levels so that every colour the
-// renderer draws is in the GIF palette (background, static grey and the
-// body colours, each at every level: 243 colours).
+// renderer draws is in the GIF palette (background, label text and box,
+// static grey and the body colours, each at every level: 245 colours).
 const shadeLevels = 21
 
 var (
@@ -259,11 +290,33 @@ func shaded(base color.RGBA, k int) color.RGBA {
 }
 
 func palette3D() color.Palette {
-	pal := color.Palette{colBackground3D}
+	pal := color.Palette{colBackground3D, colText, colLabelBox}
 	for _, base := range append([]color.RGBA{colStatic3D}, ballColors...) {
 		for k := 0; k <= shadeLevels; k++ {
 			pal = append(pal, shaded(base, k))
 		}
 	}
 	return pal
+}
+
+// cutawayCentres returns, for each body marked in cut, the mean of its
+// triangles' centres in frame f.
+func cutawayCentres(f *Frame3D, cut []bool) []v3 {
+	if len(cut) == 0 {
+		return nil
+	}
+	sum := make([]v3, len(cut))
+	cnt := make([]float64, len(cut))
+	for k, tr := range f.Tris {
+		if c := f.Color[k]; c >= 0 && c < len(cut) && cut[c] {
+			sum[c] = sum[c].add(v3(f.Points[tr[0]]).add(v3(f.Points[tr[1]])).add(v3(f.Points[tr[2]])).scale(1.0 / 3))
+			cnt[c]++
+		}
+	}
+	for c := range sum {
+		if cnt[c] > 0 {
+			sum[c] = sum[c].scale(1 / cnt[c])
+		}
+	}
+	return sum
 }

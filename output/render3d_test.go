@@ -80,3 +80,59 @@ func TestRender3D(t *testing.T) {
 		t.Errorf("front-facing static triangle not drawn")
 	}
 }
+
+// TestRender3DCutawayAndLabels: a body inside a closed container is seen
+// when the container is cut away (not otherwise), and every frame carries
+// its time and the title.
+func TestRender3DCutawayAndLabels(t *testing.T) {
+	cube := func(f *Frame3D, c [3]float64, h float64, col int) {
+		base := len(f.Points)
+		for k := 0; k < 8; k++ {
+			f.Points = append(f.Points, [3]float64{c[0] + h*float64(2*(k&1)-1), c[1] + h*float64(2*(k>>1&1)-1), c[2] + h*float64(2*(k>>2&1)-1)})
+		}
+		for _, q := range [6][4]int{{0, 2, 3, 1}, {4, 5, 7, 6}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 4, 6, 2}, {1, 3, 7, 5}} {
+			f.Tris = append(f.Tris, [3]int{base + q[0], base + q[1], base + q[2]}, [3]int{base + q[0], base + q[2], base + q[3]})
+			f.Color = append(f.Color, col, col)
+		}
+	}
+	var f Frame3D
+	f.Time = 0.25
+	cube(&f, [3]float64{0, 0, 0}, 1, 0)   // the container
+	cube(&f, [3]float64{0, 0, 0}, 0.3, 1) // what it holds
+	inner := func(cut []bool) int {
+		dir := t.TempDir()
+		if _, err := Render3D([]Frame3D{f}, Render3DOptions{Dir: dir, Width: 120, Height: 90, Outputs: OutputPNG, Title: "gr", Cutaway: cut}); err != nil {
+			t.Fatal(err)
+		}
+		img := decodePNG(t, filepath.Join(dir, "frame_00000.png"))
+		text := 0 // black label text in the top rows, left (time) and centre (title)
+		for y := 0; y < 20; y++ {
+			for x := 0; x < 120; x++ {
+				if r, g, b, _ := img.At(x, y).RGBA(); r == 0 && g == 0 && b == 0 {
+					text++
+				}
+			}
+		}
+		if text < 30 {
+			t.Errorf("%d label pixels at the top: no time or title", text)
+		}
+		n := 0
+		for y := 0; y < 90; y++ {
+			for x := 0; x < 120; x++ {
+				r, g, b, _ := img.At(x, y).RGBA()
+				for k := 0; k <= shadeLevels; k++ {
+					if c := shaded(BallColor(1), k); uint32(c.R)*257 == r && uint32(c.G)*257 == g && uint32(c.B)*257 == b {
+						n++
+					}
+				}
+			}
+		}
+		return n
+	}
+	if n := inner(nil); n != 0 {
+		t.Errorf("closed container drawn whole, yet %d pixels of its contents show", n)
+	}
+	if n := inner([]bool{true, false}); n < 20 {
+		t.Errorf("cut-away container: %d pixels of its contents", n)
+	}
+}

@@ -228,3 +228,40 @@ func TestPNGWriterWaitBeforeWorkerStarts(t *testing.T) {
 		t.Fatal("pngWriter.wait hangs")
 	}
 }
+
+// TestPanelsShareOneView: side-by-side panels without a camera hint are
+// drawn at one scale and centre, fitted to both (a break that spreads
+// and one that does not used to get different scales).
+func TestPanelsShareOneView(t *testing.T) {
+	sc := &Scene2D{NumBalls: 1, Radii: []float64{1}, Masses: []float64{1}, Fixed: []bool{false}}
+	near := &Trajectory{NumBodies: 1, Frames: []Frame{{Q: []float64{0, 0}, V: []float64{0, 0}}, {Index: 1, Q: []float64{2, 0}, V: []float64{0, 0}}}}
+	far := &Trajectory{NumBodies: 1, Frames: []Frame{{Q: []float64{0, 0}, V: []float64{0, 0}}, {Index: 1, Q: []float64{20, 5}, V: []float64{0, 0}}}}
+	vs := panelViews([]Panel{{Traj: near, Scene: sc}, {Traj: far, Scene: sc}}, 200, 150)
+	if vs[0] != vs[1] {
+		t.Fatalf("views differ: %+v %+v", vs[0], vs[1])
+	}
+	// the shared view holds both: ball at (20, 5) with its radius in the frame
+	if x, y := vs[0].px(21, 6); x > 200 || y < 0 {
+		t.Errorf("the far ball is outside the shared view: (%v, %v)", x, y)
+	}
+	if a, b := newView(near, sc, 200, 150), newView(far, sc, 200, 150); a.s < 2*b.s {
+		t.Errorf("test scenes fit alone at scales %v and %v: they test nothing", a.s, b.s)
+	}
+	// as drawn: the ball of the first frame is as large in both panels
+	info, err := RenderPanels([]Panel{{"near", near, sc}, {"far", far, sc}}, RenderOptions{Dir: t.TempDir(), Width: 200, Height: 150, Outputs: OutputPNG})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := decodePNG(t, info.PNGs[0])
+	var n [2]int
+	for y := 0; y < 150; y++ {
+		for x := 0; x < 400; x++ {
+			if sameRGB(m.At(x, y), BallColor(0)) {
+				n[x/200]++
+			}
+		}
+	}
+	if n[0] < 20 || n[0] != n[1] {
+		t.Errorf("the same ball in %d and %d pixels", n[0], n[1])
+	}
+}

@@ -109,12 +109,14 @@ func printRenderInfo(w io.Writer, info *output.RenderInfo) {
 type runDir struct {
 	system string // ball2d, rigid2d, rigid3d
 	status string // runner.StatusRunning, …
+	law    string // the contact law (the operator), shown in 3D renders
 }
 
 func readRunDir(dir string) (runDir, error) {
 	var s struct {
 		System string `json:"system"`
 		Status string `json:"status"`
+		Law    string `json:"law"`
 	}
 	path := filepath.Join(dir, output.SummaryFile)
 	data, err := bounded.ReadTextFile(path, bounded.Small, "run summary")
@@ -130,7 +132,7 @@ func readRunDir(dir string) (runDir, error) {
 	if err := json.Unmarshal(data, &s); err != nil {
 		return runDir{}, badInput("render: %s: %v", path, err)
 	}
-	return runDir{system: s.System, status: s.Status}, nil
+	return runDir{system: s.System, status: s.Status, law: s.Law}, nil
 }
 
 // trajectory reads the run's trajectory.csv of bodies bodies: all of it

@@ -104,7 +104,8 @@ func tryRender3D(dir string, rd runDir, o output.RenderOptions, noPNG, noGIF, no
 		}
 		out = append(out, f)
 	}
-	ro := output.Render3DOptions{Dir: o.Dir, Width: o.Width, Height: o.Height, FPS: o.FPS, Outputs: output.OutputPNG | output.OutputGIF}
+	ro := output.Render3DOptions{Dir: o.Dir, Width: o.Width, Height: o.Height, FPS: o.FPS, Outputs: output.OutputPNG | output.OutputGIF,
+		Title: rd.law, Cutaway: containers(sys, frames[0])}
 	if doc.Camera != nil {
 		ro.Eye, ro.LookAt, ro.Up = doc.Camera.Eye, doc.Camera.LookAt, doc.Camera.Up
 	}
@@ -136,4 +137,40 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// containers marks the bodies that hold another body at q: a smaller body
+// whose centre lies inside their bounding box (tori_in_box's box,
+// matryoshka's dolls). Render3D cuts their near walls away, or they would
+// hide what they hold.
+func containers(sys *rigid3d.System, q []float64) []bool {
+	var sf rigid3d.Surface
+	sys.AppendSurface(&sf, q, 8)
+	n := len(sys.Shapes)
+	lo := make([]r3.Vec, n)
+	hi := make([]r3.Vec, n)
+	seen := make([]bool, n)
+	for k, tr := range sf.Tris {
+		b := sf.Body[k]
+		if b < 0 || b >= n {
+			continue
+		}
+		for _, i := range tr {
+			p := r3.Vec{X: sf.Points[i][0], Y: sf.Points[i][1], Z: sf.Points[i][2]}
+			if !seen[b] {
+				lo[b], hi[b], seen[b] = p, p, true
+			}
+			lo[b] = r3.Vec{X: min(lo[b].X, p.X), Y: min(lo[b].Y, p.Y), Z: min(lo[b].Z, p.Z)}
+			hi[b] = r3.Vec{X: max(hi[b].X, p.X), Y: max(hi[b].Y, p.Y), Z: max(hi[b].Z, p.Z)}
+		}
+	}
+	out := make([]bool, n)
+	for i := range out {
+		for j := 0; j < n && seen[i] && !out[i]; j++ {
+			x, _ := rigid3d.Pose(q, j)
+			out[i] = j != i && sys.Shapes[j].BoundingRadius() < sys.Shapes[i].BoundingRadius() &&
+				x.X > lo[i].X && x.X < hi[i].X && x.Y > lo[i].Y && x.Y < hi[i].Y && x.Z > lo[i].Z && x.Z < hi[i].Z
+		}
+	}
+	return out
 }
