@@ -29,6 +29,15 @@ import (
 // allocate.
 func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 	s.det.detect(s, q0, q1)
+	s.FillProblem(s.det.contacts, q0, v0, p)
+}
+
+// FillProblem fills p with the given contacts of the balls at q0 with
+// velocity v0, as BuildProblem does with the contacts it detects (one
+// column of G, and of D, per contact, in the order given). Package domain
+// builds the problems of a subdomain's islands and of the islands that
+// cross subdomains with it.
+func (s *System) FillProblem(contacts []Contact, q0, v0 []float64, p *mech.Problem) {
 	n := s.N()
 	p.Reset(2, 2*n)
 	p.M.ShapeUniform(n, 2)
@@ -43,8 +52,8 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 	withD := !s.NoFrictionBasis
 	shear := s.hasShear()
 	moving := s.hasMovingGeometry()
-	for k := range s.det.contacts {
-		c := &s.det.contacts[k]
+	for k := range contacts {
+		c := &contacts[k]
 		nx, ny := c.N[0], c.N[1]
 		tx, ty := -ny, nx
 		i, j := 2*int(c.I), 2*int(c.J)
