@@ -65,7 +65,7 @@ func (l *Law) friction() string {
 
 // Name returns the law's name as the general path's laws spell it
 // ("gr+mdp", "qce_lcp+blcp", "gr").
-func (l *Law) Name() string {
+func (l Law) Name() string {
 	switch l.friction() {
 	case "alg3":
 		return l.Operator + "+mdp"

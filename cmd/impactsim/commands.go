@@ -51,6 +51,7 @@ func commandTable() []command {
 		{name: "painleve", summary: "Painlevé rod: impulsive / non-impulsive impact over (θ, μ) against μ*(θ) (CSV + PNG)", run: cmdPainleve},
 		{name: "demon", summary: "granular Maxwell's demon (Smith et al. §11.3, Fig. 11): balls on each side of a shaken fence over time\n(CSV, PNG, GIF); --sweep: asymmetry against the shaking strength Γ and the threshold", run: cmdDemon},
 		{name: "shock", summary: "shock wave after one shake (Zhang et al. Fig. 8): grains coloured by depth, qce and gr side by side;\nthe time the velocity front reaches each band (CSV, PNG) and the deformed bands (PNG, GIF)", run: cmdShock},
+		{name: "patterns", summary: "extended patterns (Smith et al. §11.4 Fig. 12): 60,000 frictional spheres on a vibrating floor,\nheight field, power spectrum, λ and peak count per cycle (CSV, PNG)", run: cmdPatterns},
 		{name: "channel", summary: "granular channel flow (Preclik et al. sec. 4.3): Table 2, velocity maps, RDF (CSV + PNG)", run: cmdChannel},
 		{name: "bouncemap build", args: "MESH.obj", summary: "the Bounce Map of a closed surface (Wang et al. 2017): tetrahedral mesh, FEM, the lowest\nelastic modes, restitution of every face (and with --sharp of sharp edges and vertex cones)", run: bouncemapBuild},
 		{name: "bouncemap show", args: "MAP", summary: "the body coloured by ε (blue 0 → red 1) from four sides (PNG) and a .vtp for ParaView", run: bouncemapShow},

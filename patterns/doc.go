@@ -1,0 +1,57 @@
+// Package patterns is the extended-patterns experiment of Smith et al.
+// §11.4 (Fig. 12, Table 3) and Zhang et al. §5.3 (Table 2): a layer of
+// frictional spheres on a floor vibrating vertically forms stripes, squares
+// or hexagons depending on the dimensionless frequency f* = f√(H/g) and
+// acceleration Γ = A(2πf)²/g.
+//
+// # The layer (Bizon et al. 1998, Phys. Rev. Lett. 80, 57)
+//
+// N = 60,000 spheres of one diameter σ in a square cell periodic in x and y
+// (spheres.Periodic) of side L = σ√(N/5.4), so that the layer depth H =
+// Nσ³/L² is 5.4σ; restitution e(v) = 1 − (1 − e₀)(v/v₀)^{3/4} below v₀ =
+// √(gσ) and e₀ = 0.7 above (impact.VelocityRestitution), friction μ = 0.5
+// (Alg. 3, or the boxed LCP), the floor z = A sin(2πf t) (package motion,
+// spheres.Plane.Follow), f = f*√(g/H), A = Γg/(2πf)². Bizon et al.'s
+// tangential restitution β₀ (their event-driven friction model) has no
+// counterpart in the impulse laws used here; μ = 0.5 is the only friction
+// parameter. Neither paper gives σ; DefaultConfig takes σ = 1 mm, so the
+// dimensionless steps h√(g/σ) of Table 3 run from 0.099 (h = 10⁻³ s) to
+// 0.0099 (10⁻⁴ s), and a drive period of the hexagons (f = 16.2 Hz) is 206
+// steps at h = 3·10⁻⁴. The masses cancel (rigid impacts): ρ is bronze's.
+// The spheres start on a square lattice 1.05σ apart with velocities of
+// 0.05√(gσ) (deterministic in the seed).
+//
+// The three points of Fig. 12 (Fig12): hexagons f* = 0.38, Γ = 4.0;
+// squares f* = 0.27, Γ = 3.0; stripes f* = 0.44, Γ = 3.0.
+//
+// Each step is spheres.System.StepImpact (Smith et al. Alg. 4; the
+// islands solved concurrently). Alg. 4 lets resting contacts sink by ½gh²
+// per step and lets contacts the prediction missed overlap (Smith et al.
+// §12): with h = 10⁻³ s the bottom spheres of a 2,000-sphere layer at Γ = 4
+// overlap the floor by up to 0.75σ (TestLayerHeightRisesWithGamma logs
+// it); the position correction of package sim is not applied on this path.
+//
+// # Analysis
+//
+// Every SampleEvery drive periods, at the drive phase 0, the top surface is
+// sampled on square cells of about 1.5σ (HeightField: the highest sphere
+// top above the floor per cell), and its deviation from the mean is Fourier
+// transformed (gonum's FFT, rows then columns) into the power spectrum
+// P(k) = |ĥ(k)|². The dominant wave number K is the centroid of the
+// azimuthal sums S(k) = Σ_{|k′| ≈ k} P(k′) around their maximum (k ≥ 1,
+// in units of 2π/L) and λ = L/K. The peaks on the ring |k| ≈ K are counted
+// in 36 directions (Spectrum.Analyze): 6 for hexagons, 4 for squares, 2
+// for stripes. λ/H is compared with the experimental dispersion relation
+// of Umbanhowar, Melo & Swinney, λ/H = 1.0 + 1.1 f*^(−1.32) (Dispersion:
+// 4.95 for the hexagons, 7.19 for the squares, 4.25 for the stripes).
+//
+// # Files (Run with a directory; impactsim patterns)
+//
+// series.csv, one row per sample: time (s), cycles (f·t), lambda_sigma
+// (λ/σ), lambda_over_H, dispersion_lambda_over_H, peaks, contrast (the
+// ring's share of the spectrum's power), mean_height_sigma (the centres'
+// mean height above the floor, /σ). top.png: the last height field
+// (heights coloured); side.png: the spheres of a slab 4σ thick through
+// the middle of the cell seen along y (heights coloured); spectrum.png:
+// log₁₀ P with the dispersion relation's ring.
+package patterns

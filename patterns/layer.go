@@ -1,0 +1,203 @@
+package patterns
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+
+	"gonum.org/v1/gonum/spatial/r3"
+
+	"impactsim/motion"
+	"impactsim/par"
+	"impactsim/spheres"
+)
+
+// Point is a point of the phase diagram of Fig. 12 (Smith et al.) with the
+// pattern it should show and the number of peaks of that pattern on the
+// ring of the power spectrum.
+type Point struct {
+	Name         string
+	FStar, Gamma float64
+	Peaks        int
+}
+
+// Fig12 lists the three points of Fig. 12 of Smith et al. (and Table 2 of
+// Zhang et al.).
+var Fig12 = []Point{
+	{Name: "hexagons", FStar: 0.38, Gamma: 4.0, Peaks: 6},
+	{Name: "squares", FStar: 0.27, Gamma: 3.0, Peaks: 4},
+	{Name: "stripes", FStar: 0.44, Gamma: 3.0, Peaks: 2},
+}
+
+// PointByName returns the Fig. 12 point of that name.
+func PointByName(name string) (Point, error) {
+	for _, p := range Fig12 {
+		if p.Name == name {
+			return p, nil
+		}
+	}
+	return Point{}, fmt.Errorf("patterns: unknown pattern %q (want hexagons, squares or stripes)", name)
+}
+
+// Config is a vibrated layer (package documentation, "The layer").
+type Config struct {
+	Point Point
+	// N is the number of spheres (Bizon et al.: 60,000).
+	N int
+	// Sigma is the spheres' diameter σ (m) and Depth the layer depth H/σ
+	// (H = Nσ³/(L_x L_y): the square periodic cell has side σ√(N/Depth)).
+	Sigma, Depth float64
+	// CoR is e₀ of the velocity-dependent restitution, with v₀ = √(gσ);
+	// Mu the friction coefficient; Rho the density (it cancels out of the
+	// impacts; bronze); G the gravitational acceleration.
+	CoR, Mu, Rho, G float64
+	// H is the time step.
+	H float64
+	// Operator is the impact operator (gr, grr, qce, qce_lcp, lcp) and
+	// Friction the friction law (alg3 or blcp).
+	Operator, Friction string
+	// Seed seeds the jitter of the initial lattice and velocities.
+	Seed uint64
+}
+
+// DefaultConfig returns Bizon et al.'s layer at point p: 60,000 spheres of
+// σ = 1 mm, H = 5.4σ, e₀ = 0.7 with e(v), μ = 0.5, GR and Alg. 3 at h =
+// 3·10⁻⁴ s.
+func DefaultConfig(p Point) Config {
+	return Config{Point: p, N: 60000, Sigma: 1e-3, Depth: 5.4, CoR: 0.7, Mu: 0.5, Rho: 8900, G: 9.81,
+		H: 3e-4, Operator: "gr", Friction: "alg3", Seed: 1}
+}
+
+// Check validates the configuration.
+func (c *Config) Check() error {
+	pos := func(name string, x float64) error {
+		if !(x > 0) || math.IsInf(x, 0) {
+			return fmt.Errorf("patterns: %s = %v, want a positive finite number", name, x)
+		}
+		return nil
+	}
+	for _, e := range []error{pos("f*", c.Point.FStar), pos("Γ", c.Point.Gamma), pos("σ", c.Sigma), pos("depth", c.Depth),
+		pos("ρ", c.Rho), pos("g", c.G), pos("h", c.H)} {
+		if e != nil {
+			return e
+		}
+	}
+	if c.N < 1 {
+		return fmt.Errorf("patterns: %d spheres, want at least 1", c.N)
+	}
+	if !(c.CoR >= 0 && c.CoR <= 1) || !(c.Mu >= 0) || math.IsInf(c.Mu, 0) {
+		return fmt.Errorf("patterns: e₀ = %v, μ = %v, want 0 ≤ e₀ ≤ 1 and finite μ ≥ 0", c.CoR, c.Mu)
+	}
+	if l := c.Side(); l < 6*c.Sigma {
+		return fmt.Errorf("patterns: %d spheres at depth %gσ make a cell of side %.3gσ, want at least 6σ", c.N, c.Depth, l/c.Sigma)
+	}
+	law := c.Law()
+	return law.Check()
+}
+
+// Side returns the side L = σ√(N/Depth) of the square periodic cell.
+func (c *Config) Side() float64 { return c.Sigma * math.Sqrt(float64(c.N)/c.Depth) }
+
+// LayerDepth returns H = Depth·σ.
+func (c *Config) LayerDepth() float64 { return c.Depth * c.Sigma }
+
+// Frequency returns the drive frequency f = f*√(g/H).
+func (c *Config) Frequency() float64 {
+	return motion.FrequencyFromFStar(c.Point.FStar, c.LayerDepth(), c.G)
+}
+
+// Amplitude returns the floor's amplitude A = Γg/(2πf)².
+func (c *Config) Amplitude() float64 {
+	return motion.AmplitudeFromGamma(c.Point.Gamma, c.Frequency(), c.G)
+}
+
+// Law returns the contact law of the layer.
+func (c *Config) Law() spheres.Law {
+	return spheres.Law{Operator: c.Operator, Friction: c.Friction, CoR: c.CoR, V0: math.Sqrt(c.G * c.Sigma)}
+}
+
+// Layer is a vibrated layer being simulated.
+type Layer struct {
+	Cfg    Config
+	Sys    *spheres.System
+	Motion motion.Motion
+	// N is the number of steps taken; the time is N·h.
+	N     int
+	floor spheres.Plane // the floor at the motion's reference
+	imp   spheres.ImpactConfig
+}
+
+// New builds the layer: the spheres on a jittered square lattice a little
+// apart (at most 1.05σ between neighbours' centres, layers 1.05σ apart)
+// over the floor z = 0, with random velocities of 0.05√(gσ), periodic in x
+// and y, the floor following z = A sin(2πf t).
+func New(c Config) (*Layer, error) {
+	if err := c.Check(); err != nil {
+		return nil, err
+	}
+	l := c.Side()
+	nx := int(l / (1.05 * c.Sigma))
+	perLayer := nx * nx
+	s := &spheres.System{Gravity: [3]float64{0, 0, -c.G}, Mu: c.Mu, Periodic: spheres.Periodic{L: [2]float64{l, l}}}
+	ref := spheres.Plane{N: [3]float64{0, 0, 1}}
+	s.Planes = []spheres.Plane{ref}
+	rng := rand.New(rand.NewPCG(c.Seed, 16))
+	r := c.Sigma / 2
+	dx := l / float64(nx)
+	vs := 0.05 * math.Sqrt(c.G*c.Sigma)
+	jit := 0.2 * (dx - c.Sigma)
+	for k := 0; k < c.N; k++ {
+		i, j, z := k%nx, (k/nx)%nx, k/perLayer
+		x := [3]float64{
+			(float64(i)+0.5)*dx + jit*(rng.Float64()-0.5),
+			(float64(j)+0.5)*dx + jit*(rng.Float64()-0.5),
+			r + 0.02*c.Sigma + 1.05*c.Sigma*float64(z),
+		}
+		v := [3]float64{vs * rng.NormFloat64(), vs * rng.NormFloat64(), vs * rng.NormFloat64()}
+		s.Add(x, v, [3]float64{}, r, c.Rho)
+	}
+	m := motion.Motion{Terms: []motion.Term{{Kind: motion.Oscillation, Axis: r3.Vec{Z: 1}, Amplitude: c.Amplitude(), Frequency: c.Frequency()}}}
+	if err := m.Validate(); err != nil {
+		return nil, err
+	}
+	if err := s.Validate(); err != nil {
+		return nil, err
+	}
+	return &Layer{Cfg: c, Sys: s, Motion: m, floor: ref, imp: spheres.ImpactConfig{H: c.H, Law: c.Law()}}, nil
+}
+
+// SetPool makes the steps run on pool (results do not depend on it).
+func (y *Layer) SetPool(pool *par.Pool) { y.Sys.SetPool(pool) }
+
+// Time returns the simulated time N·h.
+func (y *Layer) Time() float64 { return float64(y.N) * y.Cfg.H }
+
+// Cycles returns the number of drive periods simulated, f·t.
+func (y *Layer) Cycles() float64 { return y.Cfg.Frequency() * y.Time() }
+
+// Step advances the layer by one step: the floor follows its motion over
+// the step (spheres.Plane.Follow), then the collision integrator.
+func (y *Layer) Step() (spheres.ImpactStats, error) {
+	t := y.Time()
+	y.Sys.Planes[0].Follow(y.floor, y.Motion, t, y.Cfg.H)
+	st, err := y.Sys.StepImpact(&y.imp)
+	if err != nil {
+		return st, fmt.Errorf("patterns: step %d (t = %.6g s): %w", y.N+1, t, err)
+	}
+	y.N++
+	return st, nil
+}
+
+// FloorHeight returns the floor's height now.
+func (y *Layer) FloorHeight() float64 { return y.Sys.Planes[0].P[2] }
+
+// MeanHeight returns the mean height of the centres above the floor, in
+// units of σ.
+func (y *Layer) MeanHeight() float64 {
+	s := y.Sys
+	z := 0.0
+	for i := 0; i < s.N(); i++ {
+		z += s.X[3*i+2]
+	}
+	return (z/float64(s.N()) - y.FloorHeight()) / y.Cfg.Sigma
+}

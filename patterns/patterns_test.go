@@ -1,0 +1,122 @@
+package patterns
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"impactsim/par"
+)
+
+// synthetic returns a height field of n × n cells over a cell of side L
+// = n (σ = 1) made of cosines of wave number k (in units of 2π/L) along
+// the given directions (degrees).
+func synthetic(n int, k float64, dirs ...float64) HeightField {
+	h := HeightField{NX: n, L: float64(n), Z: make([]float64, n*n)}
+	for y := 0; y < n; y++ {
+		for x := 0; x < n; x++ {
+			z := 3.0
+			for _, d := range dirs {
+				th := d * math.Pi / 180
+				z += math.Cos(2 * math.Pi * k * (math.Cos(th)*float64(x) + math.Sin(th)*float64(y)) / float64(n))
+			}
+			h.Z[y*n+x] = z
+		}
+	}
+	return h
+}
+
+// TestAnalyzeSynthetic: hexagons, squares and stripes of known wavelength
+// give 6, 4 and 2 peaks and their wavelength to 3 %.
+func TestAnalyzeSynthetic(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		dirs  []float64
+		peaks int
+	}{{"hexagons", []float64{0, 60, 120}, 6}, {"squares", []float64{0, 90}, 4}, {"stripes", []float64{math.Atan2(4, 3) * 180 / math.Pi}, 2}} {
+		h := synthetic(70, 5, c.dirs...)
+		sp := h.Spectrum()
+		p := sp.Analyze(1)
+		t.Logf("%s: λ = %.3f (want 14), %d peaks, contrast %.2f", c.name, p.Lambda, p.Peaks, p.Contrast)
+		if p.Peaks != c.peaks {
+			t.Errorf("%s: %d peaks, want %d", c.name, p.Peaks, c.peaks)
+		}
+		if math.Abs(p.Lambda-14) > 0.03*14 {
+			t.Errorf("%s: λ = %.3f, want 14 ± 3 %%", c.name, p.Lambda)
+		}
+	}
+	flat := HeightField{NX: 20, L: 20, Z: make([]float64, 400)}
+	sp := flat.Spectrum()
+	if p := sp.Analyze(1); p.Peaks != 0 || p.Contrast != 0 {
+		t.Errorf("flat layer: %+v, want no pattern", p)
+	}
+}
+
+// TestDispersion: λ/H of the dispersion relation at the three points.
+func TestDispersion(t *testing.T) {
+	for _, p := range Fig12 {
+		t.Logf("%s: f* = %.2f, λ/H = %.3f", p.Name, p.FStar, Dispersion(p.FStar))
+	}
+	if d := Dispersion(1); d != 2.1 {
+		t.Errorf("λ/H at f* = 1: %v, want 2.1", d)
+	}
+}
+
+// TestLayerHeightRisesWithGamma: a periodic layer of 2,000 spheres shaken
+// at f* = 0.38 for 3 cycles at h = 10⁻³ (GR + Alg. 3, e(v)) is higher on
+// average over its last 1.5 cycles at Γ = 4 than at Γ = 2, and every
+// centre stays in the periodic cell above the floor (Alg. 4 lets resting
+// contacts sink by ½gh² per step, 0.005σ at this step: the deepest
+// overlap with the floor is logged).
+func TestLayerHeightRisesWithGamma(t *testing.T) {
+	var mean []float64
+	pool := par.New(2)
+	defer pool.Close()
+	for _, gamma := range []float64{2, 4} {
+		c := DefaultConfig(Point{Name: "test", FStar: 0.38, Gamma: gamma})
+		c.N, c.H = 2000, 1e-3
+		y, err := New(c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		y.SetPool(pool)
+		rest := y.MeanHeight()
+		steps := int(math.Round(3 / c.Frequency() / c.H))
+		sum, k, pen := 0.0, 0, 0.0
+		for i := 0; i < steps; i++ {
+			st, err := y.Step()
+			if err != nil {
+				t.Fatal(err)
+			}
+			pen = math.Max(pen, st.MaxWallPenetration/c.Sigma)
+			if i >= steps/2 {
+				sum += y.MeanHeight()
+				k++
+			}
+		}
+		mean = append(mean, sum/float64(k))
+		t.Logf("Γ = %g: mean centre height %.3fσ over the last 1.5 of 3 cycles (%d steps; %.3fσ at the start), deepest overlap with the floor %.3fσ", gamma, mean[len(mean)-1], steps, rest, pen)
+		s := y.Sys
+		for i := 0; i < s.N(); i++ {
+			x, yy, z := s.X[3*i], s.X[3*i+1], s.X[3*i+2]
+			if !(x >= 0 && x < c.Side() && yy >= 0 && yy < c.Side()) || !(z > y.FloorHeight()) {
+				t.Fatalf("Γ = %g: sphere %d at (%g, %g, %g), floor %g: outside the cell or in the floor", gamma, i, x, yy, z, y.FloorHeight())
+			}
+		}
+	}
+	if !(mean[1] > mean[0]) {
+		t.Errorf("mean height %.3fσ at Γ = 4, %.3fσ at Γ = 2: want it to rise with Γ", mean[1], mean[0])
+	}
+}
+
+// ExampleDispersion prints λ/H of the dispersion relation at the points
+// of Fig. 12.
+func ExampleDispersion() {
+	for _, p := range Fig12 {
+		fmt.Printf("%s: f* = %.2f, λ/H = %.2f\n", p.Name, p.FStar, Dispersion(p.FStar))
+	}
+	// Output:
+	// hexagons: f* = 0.38, λ/H = 4.95
+	// squares: f* = 0.27, λ/H = 7.19
+	// stripes: f* = 0.44, λ/H = 4.25
+}

@@ -1,0 +1,207 @@
+package patterns
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"time"
+
+	"impactsim/output"
+	"impactsim/spheres"
+)
+
+// RunOptions says how long Run shakes the layer and what it writes.
+type RunOptions struct {
+	// Cycles is the number of drive periods to simulate (from now).
+	Cycles float64
+	// SampleEvery is the number of drive periods between samples of the
+	// height field (0: 1); samples are taken at the drive phase 0 (the
+	// floor at its mean height, rising).
+	SampleEvery float64
+	// Dir, when set, receives series.csv (a row per sample, written as the
+	// run goes) and, at the end, top.png, side.png and spectrum.png.
+	Dir string
+	// Progress, when set, gets a progress bar.
+	Progress io.Writer
+}
+
+// Sample is the pattern analysis at one sampling time.
+type Sample struct {
+	Time, Cycles float64
+	Pattern
+	// LambdaOverH is λ/H; MeanHeight the centres' mean height above the
+	// floor (σ).
+	LambdaOverH, MeanHeight float64
+}
+
+// StepCost sums the per-step statistics of a run (package spheres).
+type StepCost struct {
+	Steps                                int
+	Wall, Integrate, Detect, Solve       time.Duration
+	Impact, Friction                     time.Duration
+	Contacts, MaxContacts, MaxIterations int
+	MaxWallPenetration                   float64 // σ
+}
+
+// Result is what Run measured.
+type Result struct {
+	Samples  []Sample
+	Field    HeightField
+	Spectrum Spectrum
+	Cost     StepCost
+}
+
+// seriesHeader is the header of series.csv (package documentation).
+var seriesHeader = []string{"time", "cycles", "lambda_sigma", "lambda_over_H", "dispersion_lambda_over_H", "peaks", "contrast", "mean_height_sigma"}
+
+// Run shakes the layer for o.Cycles periods, sampling the height field at
+// the drive phase 0 every o.SampleEvery periods (package documentation,
+// "Analysis"). It stops at the first failed step with the samples so far.
+func (y *Layer) Run(o RunOptions) (Result, error) {
+	var res Result
+	c := &y.Cfg
+	every := o.SampleEvery
+	if every <= 0 {
+		every = 1
+	}
+	if !(o.Cycles > 0) || math.IsInf(o.Cycles, 0) {
+		return res, fmt.Errorf("patterns: %v cycles, want a positive number", o.Cycles)
+	}
+	f := c.Frequency()
+	steps := int(math.Round(o.Cycles / f / c.H))
+	var csv *output.SeriesWriter
+	if o.Dir != "" {
+		var err error
+		if csv, err = output.NewLiveSeriesWriter(filepath.Join(o.Dir, "series.csv"), seriesHeader); err != nil {
+			return res, err
+		}
+	}
+	var bar *output.Progress
+	if o.Progress != nil {
+		bar = output.NewProgress(o.Progress, float64(steps), fmt.Sprintf("%s, %d spheres", c.Point.Name, c.N))
+	}
+	lastSample := math.Floor(y.Cycles()/every + 1e-9)
+	var err error
+	for k := 0; k < steps; k++ {
+		t0 := time.Now()
+		var st spheres.ImpactStats
+		if st, err = y.Step(); err != nil {
+			break
+		}
+		res.Cost.add(st, time.Since(t0), c.Sigma)
+		if bar != nil {
+			bar.Update(float64(k + 1))
+		}
+		if s := math.Floor(y.Cycles()/every + 1e-9); s > lastSample {
+			lastSample = s
+			smp := y.sample()
+			res.Samples = append(res.Samples, smp)
+			if csv != nil {
+				if err = csv.Write(smp.Time, smp.Cycles, smp.Lambda, smp.LambdaOverH, Dispersion(c.Point.FStar), float64(smp.Peaks), smp.Contrast, smp.MeanHeight); err != nil {
+					break
+				}
+			}
+		}
+	}
+	if bar != nil {
+		bar.Finish()
+	}
+	res.Field = y.HeightField()
+	res.Spectrum = res.Field.Spectrum()
+	if csv != nil {
+		if cerr := csv.Close(); err == nil {
+			err = cerr
+		}
+	}
+	if o.Dir != "" {
+		if werr := y.WritePictures(o.Dir, &res.Field, &res.Spectrum); err == nil {
+			err = werr
+		}
+	}
+	return res, err
+}
+
+func (c *StepCost) add(st spheres.ImpactStats, wall time.Duration, sigma float64) {
+	c.Steps++
+	c.Wall += wall
+	c.Integrate += st.Integrate
+	c.Detect += st.Detect
+	c.Solve += st.Solve
+	c.Impact += st.Impact
+	c.Friction += st.Friction
+	c.Contacts += st.Contacts
+	c.MaxContacts = max(c.MaxContacts, st.Contacts)
+	c.MaxIterations = max(c.MaxIterations, st.MaxIslandIterations)
+	c.MaxWallPenetration = math.Max(c.MaxWallPenetration, st.MaxWallPenetration/sigma)
+}
+
+// sample analyses the height field now.
+func (y *Layer) sample() Sample {
+	h := y.HeightField()
+	sp := h.Spectrum()
+	p := sp.Analyze(y.Cfg.Sigma)
+	return Sample{Time: y.Time(), Cycles: y.Cycles(), Pattern: p, LambdaOverH: p.Lambda / y.Cfg.Depth, MeanHeight: y.MeanHeight()}
+}
+
+// WritePictures writes top.png (the height field, heights coloured),
+// side.png (the spheres of a slab 4σ thick through the middle of the cell,
+// seen along y, coloured by height) and spectrum.png (log₁₀ of the power
+// spectrum with the dispersion relation's ring) into dir.
+func (y *Layer) WritePictures(dir string, h *HeightField, sp *Spectrum) error {
+	c := &y.Cfg
+	l := c.Side() / c.Sigma
+	// ASCII labels: the plots' bitmap font has no Greek letters
+	title := fmt.Sprintf("%s: f* = %.2f, Gamma = %.2f, %d spheres, h = %g s, t = %.3f s (%.1f cycles)", c.Point.Name, c.Point.FStar, c.Point.Gamma, c.N, c.H, y.Time(), y.Cycles())
+	if err := output.WriteHeatmap(filepath.Join(dir, "top.png"), &output.Heatmap{NX: h.NX, NY: h.NX, Data: h.Z, X0: 0, X1: l, Y0: 0, Y1: l},
+		output.HeatmapOptions{Title: title, XLabel: "x / sigma", YLabel: "y / sigma", Label: "top height / sigma"}); err != nil {
+		return err
+	}
+	// side view, cells of σ/2
+	nx := max(4, int(2*l))
+	zmax := 0.0
+	f := y.FloorHeight()
+	s := y.Sys
+	for i := 0; i < s.N(); i++ {
+		zmax = math.Max(zmax, (s.X[3*i+2]-f)/c.Sigma)
+	}
+	nz := max(2, int(math.Ceil(2*(zmax+1))))
+	side := make([]float64, nx*nz)
+	for k := range side {
+		side[k] = math.NaN()
+	}
+	mid := c.Side() / 2
+	for i := 0; i < s.N(); i++ {
+		if math.Abs(s.X[3*i+1]-mid) > 2*c.Sigma {
+			continue
+		}
+		z := (s.X[3*i+2] - f) / c.Sigma
+		ix := min(nx-1, max(0, int(s.X[3*i]/c.Side()*float64(nx))))
+		iz := min(nz-1, max(0, int(z/(zmax+1)*float64(nz))))
+		side[iz*nx+ix] = z
+	}
+	if err := output.WriteHeatmap(filepath.Join(dir, "side.png"), &output.Heatmap{NX: nx, NY: nz, Data: side, X0: 0, X1: l, Y0: 0, Y1: zmax + 1},
+		output.HeatmapOptions{Title: title + ", slab |y - L/2| < 2 sigma", XLabel: "x / sigma", YLabel: "height above the floor / sigma", Label: "centre height / sigma"}); err != nil {
+		return err
+	}
+	// spectrum
+	n := sp.NX
+	lp := make([]float64, len(sp.P))
+	top := 0.0
+	for _, p := range sp.P {
+		top = math.Max(top, p)
+	}
+	for k, p := range sp.P {
+		lp[k] = math.Log10(math.Max(p, 1e-12*top) + 1e-300)
+	}
+	kd := l / (Dispersion(c.Point.FStar) * c.Depth) // the ring, in units of 2π/L
+	var ring output.Series
+	for a := 0; a <= 128; a++ {
+		th := 2 * math.Pi * float64(a) / 128
+		ring.X = append(ring.X, kd*math.Cos(th))
+		ring.Y = append(ring.Y, kd*math.Sin(th))
+	}
+	lo := -float64(n/2) - 0.5
+	return output.WriteHeatmap(filepath.Join(dir, "spectrum.png"), &output.Heatmap{NX: n, NY: n, Data: lp, X0: lo, X1: lo + float64(n), Y0: lo, Y1: lo + float64(n)},
+		output.HeatmapOptions{Title: "power spectrum of the height field (ring: lambda/H = 1 + 1.1 f*^-1.32)", XLabel: "k_x L / 2 pi", YLabel: "k_y L / 2 pi", Label: "log10 power", Curves: []output.Series{ring}})
+}
