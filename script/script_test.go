@@ -7,17 +7,23 @@ import (
 	"strings"
 	"testing"
 
+	"impactsim/impact"
 	"impactsim/scenario"
 	"impactsim/scene"
 )
 
 func ball2dScene(t *testing.T, name string) *scenario.Ball2D {
 	t.Helper()
+	return ball2dSceneWith(t, name, scenario.Options{})
+}
+
+func ball2dSceneWith(t *testing.T, name string, opt scenario.Options) *scenario.Ball2D {
+	t.Helper()
 	sc, err := scene.LoadBall2D(filepath.Join("..", "parity", "testdata", "ball2d", "tests_python_serialization", name+".xml"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := scenario.NewBall2D(sc, scenario.Options{})
+	r, err := scenario.NewBall2D(sc, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -140,9 +146,31 @@ func TestScriptedPlanes3D(t *testing.T) {
 // TestScriptedCoefficients: different_restitution.py gives the three
 // balls' floor contacts c = 0, 0.5, 1 (SCISim's balls2d and rigidbody3d
 // versions): at its first impact each ball leaves at −c times its impact
-// speed; different_friction.py (3D) gives the three contacts μ = 0, 0.2, 5.
+// speed, with the scene's operator and every operator that takes
+// per-contact coefficients (all but qce, which is elastic);
+// different_friction.py (3D) gives the three contacts μ = 0, 0.2, 5.
 func TestScriptedCoefficients(t *testing.T) {
-	r := ball2dScene(t, "different_restitution")
+	for _, op := range append([]string{""}, impact.Names()...) {
+		if op != "qce" {
+			scriptedRestitution(t, op)
+		}
+	}
+	r3 := rigid3dScene(t, "different_friction")
+	st := r3.Stepper
+	for k := 0; k < 300 && st.Last.Contacts < 3; k++ {
+		if err := st.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if mu := st.Problem.Mu; len(mu) != 3 || mu[0] != 0 || mu[1] != 0.2 || mu[2] != 5 {
+		t.Errorf("friction coefficients %v, want [0 0.2 5]", mu)
+	}
+}
+
+// scriptedRestitution runs different_restitution with operator op (""
+// the scene's) and checks each ball's first rebound.
+func scriptedRestitution(t *testing.T, op string) {
+	r := ball2dSceneWith(t, "different_restitution", scenario.Options{Operator: op})
 	st := r.Stepper
 	hit := [3]bool{}
 	for k := 0; k < 200; k++ {
@@ -162,28 +190,18 @@ func TestScriptedCoefficients(t *testing.T) {
 			hit[b] = true
 			want := []float64{0, 0.5, 1}[b]
 			if p.CoR[i] != want {
-				t.Errorf("ball %d: contact restitution %g, want %g", b, p.CoR[i], want)
+				t.Errorf("%s: ball %d: contact restitution %g, want %g", op, b, p.CoR[i], want)
 			}
 			// v⁺ from the impulse: −c times the velocity at impact (v0
 			// plus the step's gravity is what the impulse met).
 			vp := p.V[2*b+1] + st.Lambda[i]/2
 			if math.Abs(vp+want*p.V[2*b+1]) > 1e-9*math.Abs(p.V[2*b+1]) {
-				t.Errorf("ball %d (c = %g): leaves at %.12g after meeting the floor at %.12g (v before the step %g)", b, want, vp, p.V[2*b+1], v0[2*b+1])
+				t.Errorf("%s: ball %d (c = %g): leaves at %.12g after meeting the floor at %.12g (v before the step %g)", op, b, want, vp, p.V[2*b+1], v0[2*b+1])
 			}
 		}
 	}
 	if hit != [3]bool{true, true, true} {
-		t.Fatalf("impacts %v", hit)
-	}
-	r3 := rigid3dScene(t, "different_friction")
-	st = r3.Stepper
-	for k := 0; k < 300 && st.Last.Contacts < 3; k++ {
-		if err := st.Step(); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if mu := st.Problem.Mu; len(mu) != 3 || mu[0] != 0 || mu[1] != 0.2 || mu[2] != 5 {
-		t.Errorf("friction coefficients %v, want [0 0.2 5]", mu)
+		t.Fatalf("%s: impacts %v", op, hit)
 	}
 }
 
