@@ -205,3 +205,50 @@ func TestVelocityRestitutionOption(t *testing.T) {
 		}
 	}
 }
+
+// TestRigid2DEnergyBalance: a box and a circle on a rigidbody2d floor
+// shaken by <motion> (Γ = 3 at 5 Hz), next to a kinematic box turning in
+// place, with gr at c = 1: kinetic + potential energy changes by the
+// floor's work (energy.csv's wall_work), to 1e-9 of the energy.
+func TestRigid2DEnergyBalance(t *testing.T) {
+	doc := `<rigidbody2d_scene>
+  <integrator type="verlet" dt="0.001"/>
+  <impact_operator type="gr" CoR="1" v_tol="1e-9" cache_impulses="0"><solver name="ql" tol="1e-12"/></impact_operator>
+  <near_earth_gravity f="0 -9.81"/>
+  <static_plane x="0 0" n="0 1"/>
+  <geometry type="box" r="0.5 0.25"/>
+  <geometry type="circle" r="0.3"/>
+  <rigid_body x="0 0.3" theta="0.1" v="0 0" omega="0" rho="1" geo_idx="0"/>
+  <rigid_body x="1.5 0.31" theta="0" v="0 0" omega="0" rho="1" geo_idx="1"/>
+  <rigid_body x="3 0.5" theta="0" v="0 0" omega="0" rho="1" geo_idx="0" fixed="1"/>
+  <motion static_plane="0"><oscillation axis="0 1" gamma="3" frequency="5"/></motion>
+  <motion rigid_body="2"><rotation omega="2"/></motion>
+</rigidbody2d_scene>`
+	sc, err := scene.ReadRigidBody2D(strings.NewReader(doc), "shaken.xml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := NewRigid2D(sc, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := r.Stepper
+	energy := func() float64 { return r.Sys.KineticEnergy(st.V) + r.Sys.PotentialEnergy(st.Q) }
+	e0 := energy()
+	var work, worst, scale float64
+	contacts := 0
+	for k := 0; k < 2000; k++ {
+		if err := st.Step(); err != nil {
+			t.Fatal(err)
+		}
+		work += st.Last.WallWork
+		contacts += st.Last.Contacts
+		e := energy()
+		scale = math.Max(scale, math.Abs(e)+math.Abs(work))
+		worst = math.Max(worst, math.Abs(e-e0-work))
+	}
+	t.Logf("%d contacts, floor work %.6g, largest |ΔE − W| %.3g of %.3g", contacts, work, worst, scale)
+	if contacts < 5 || math.Abs(work) < 1 || worst > 1e-9*scale {
+		t.Errorf("%d contacts, work %g: balance off by %.3g of %.3g", contacts, work, worst, scale)
+	}
+}

@@ -103,6 +103,12 @@ type shockFront struct {
 	// Time is the first time from the shake's start at which the band's
 	// mean vertical velocity exceeds the threshold (NaN until it does).
 	Time []float64
+	// Landing is the time from the shake's start at which the band, having
+	// fallen back faster than the threshold, is stopped (its mean vertical
+	// velocity rises above −threshold): the compaction front that climbs
+	// the pile when it lands after the shake, Jaeger et al.'s shock (NaN
+	// until it lands).
+	Landing []float64
 	// Iteration is, in the first step of the shake, the earliest
 	// iteration of the contact law's impact operator (GR reflection, QCE
 	// sweep) in which a contact of the band's grains was pushed (0: none):
@@ -127,10 +133,11 @@ func lawPropagation(l sim.ContactLaw) impact.Propagation {
 // shockFronts adds to st a hook that records the bands' fronts
 // (shockFront) from the shake's start; n is the number of grains.
 func shockFronts(st *sim.Stepper, band []int, k int, start, vth float64) *shockFront {
-	f := &shockFront{Time: make([]float64, k), Iteration: make([]int32, k)}
+	f := &shockFront{Time: make([]float64, k), Landing: make([]float64, k), Iteration: make([]int32, k)}
 	for i := range f.Time {
-		f.Time[i] = math.NaN()
+		f.Time[i], f.Landing[i] = math.NaN(), math.NaN()
 	}
+	fell := make([]bool, k)
 	sum, cnt := make([]float64, k), make([]float64, k)
 	for _, b := range band {
 		cnt[b]++
@@ -159,8 +166,13 @@ func shockFronts(st *sim.Stepper, band []int, k int, start, vth float64) *shockF
 			sum[b] += st.V[2*i+1]
 		}
 		for b := range f.Time {
-			if math.IsNaN(f.Time[b]) && sum[b]/cnt[b] > vth {
+			v := sum[b] / cnt[b]
+			if math.IsNaN(f.Time[b]) && v > vth {
 				f.Time[b] = st.T - start
+			}
+			fell[b] = fell[b] || v < -vth
+			if fell[b] && math.IsNaN(f.Landing[b]) && v > -vth {
+				f.Landing[b] = st.T - start
 			}
 		}
 		return nil
@@ -172,7 +184,8 @@ func shockFronts(st *sim.Stepper, band []int, k int, start, vth float64) *shockF
 // Jaeger et al. 1996): grains settle in a container and are coloured by
 // depth; the container is shaken once; each model's run directory, the
 // deformed bands (render/) and the time the velocity front reaches each
-// band (fronts.csv, fronts.png) are written.
+// band and the time it is stopped when the pile lands (fronts.csv,
+// fronts.png, landing.png) are written.
 func cmdShock(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("shock")
 	p := scene.DefaultShock()
@@ -184,7 +197,7 @@ func cmdShock(args []string, stdout, stderr io.Writer) error {
 	ops := fs.String("operators", "qce,gr", "models, comma-separated: qce (QCE-LCP with boxed-LCP friction), gr (GR with Alg. 3 friction)")
 	bands := count(fs, "bands", 10, 2, 1000, "number of depth bands")
 	settle := fs.Float64("settle", 5, "longest settling time")
-	after := fs.Float64("after", 1, "time simulated after the shake")
+	after := fs.Float64("after", 1.5, "time simulated after the shake (long enough for the pile to land)")
 	frames := count(fs, "frames", 100, 1, 100000, "trajectory frames per model")
 	out := fs.String("out", "out/shock", "output directory")
 	quiet := fs.Bool("quiet", false, "no progress bars")
@@ -276,15 +289,16 @@ func cmdShock(args []string, stdout, stderr io.Writer) error {
 		cols[0][b] = float64(b)
 		cols[1][b] = top * (1 - (float64(b)+0.5)/float64(*bands))
 	}
-	var series []output.Series
+	var series, landing []output.Series
 	for k, name := range names {
-		header = append(header, "t_front_"+name, "iteration_front_"+name)
+		header = append(header, "t_front_"+name, "iteration_front_"+name, "t_landing_"+name)
 		it := make([]float64, *bands)
 		for b := range it {
 			it[b] = float64(fronts[k].Iteration[b])
 		}
-		cols = append(cols, fronts[k].Time, it)
+		cols = append(cols, fronts[k].Time, it, fronts[k].Landing)
 		series = append(series, output.Series{Name: name, X: cols[1], Y: it})
+		landing = append(landing, output.Series{Name: name, X: cols[1], Y: fronts[k].Landing})
 	}
 	if err := output.WriteColumns(filepath.Join(*out, "fronts.csv"), header, cols...); err != nil {
 		return err
@@ -293,14 +307,18 @@ func cmdShock(args []string, stdout, stderr io.Writer) error {
 		"band height above the floor", "iteration (GR reflection, QCE sweep) reaching the band", series); err != nil {
 		return err
 	}
+	if err := output.PlotSeries(filepath.Join(*out, "landing.png"), fmt.Sprintf("shock when the pile lands: %d grains, c = %g, mu = %g", p.N, p.CoR, p.Mu),
+		"band height above the floor", "time from the shake's start at which the band is stopped", landing); err != nil {
+		return err
+	}
 	fmt.Fprintf(stdout, "settled    %d grains in %.3g time units, pile height %.4g, %d bands\n", p.N, tset, top, *bands)
 	for b := *bands - 1; b >= 0; b-- {
 		fmt.Fprintf(stdout, "band %-3d   height %-8.4g", b, cols[1][b])
 		for k, name := range names {
-			fmt.Fprintf(stdout, "  %s: iteration %-4d t %.4g", name, fronts[k].Iteration[b], fronts[k].Time[b])
+			fmt.Fprintf(stdout, "  %s: iteration %-4d t %-6.4g landed %.4g", name, fronts[k].Iteration[b], fronts[k].Time[b], fronts[k].Landing[b])
 		}
 		fmt.Fprintln(stdout)
 	}
-	fmt.Fprintf(stdout, "files      %s/{fronts.csv,fronts.png}\n", *out)
+	fmt.Fprintf(stdout, "files      %s/{fronts.csv,fronts.png,landing.png}\n", *out)
 	return nil
 }
