@@ -109,21 +109,22 @@ type Balls struct {
 	own []ball // sorted by gid
 
 	// workspaces
-	loc     ball2d.System // owned balls and ghosts, in key order
-	all     []ball
-	qt, vt  []float64
-	vplus   []float64
-	scr     []float64
-	prob    mech.Problem
-	lambda  []float64
-	beta    []float64
-	kept    []ball2d.Contact
-	parent  []int32
-	out, in [][]float64
-	bsys    ball2d.System // Root's system of the crossing islands
-	bprob   mech.Problem
-	gath    [][]float64
-	Last    Stats
+	loc      ball2d.System // owned balls and ghosts, in key order
+	all      []ball
+	qt, vt   []float64
+	vplus    []float64
+	scr      []float64
+	prob     mech.Problem
+	lambda   []float64
+	beta     []float64
+	kept     []ball2d.Contact
+	parent   []int32
+	out, in  [][]float64
+	bsys     ball2d.System // Root's system of the crossing islands
+	bprob    mech.Problem
+	gath     [][]float64
+	Last     Stats
+	contacts int // of the whole system in the last step (followStep)
 }
 
 // New splits the system sys, which every rank holds whole (read from the

@@ -319,7 +319,11 @@ func (b *Balls) solve(s *ball2d.System, cs []ball2d.Contact, vplus []float64, p 
 	b.lambda = grow(b.lambda, m)
 	b.beta = grow(b.beta, p.D.NCols())
 	st, err := b.law.Solve(p, b.lambda, b.beta)
+	// The problems of one step are parts of the whole system's: its
+	// iteration count is the largest of theirs, not their sum.
+	it := max(b.Last.Law.Iterations, st.Iterations)
 	b.Last.Law.Add(st)
+	b.Last.Law.Iterations = it
 	if err != nil {
 		return err
 	}

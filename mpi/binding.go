@@ -108,10 +108,6 @@ func init() {
 	runtime.LockOSThread()
 }
 
-// Launched reports whether this process was started by mpirun with more
-// than one rank.
-func Launched() bool { return launchedSize() > 1 }
-
 var errOffMain = errors.New("mpi: call off the main goroutine (MPI is initialised MPI_THREAD_FUNNELED)")
 
 func mpiErr(what string, e C.int) error {

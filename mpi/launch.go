@@ -6,6 +6,11 @@ import (
 	"strconv"
 )
 
+// JobSize is the number of ranks mpirun started this process among, 0
+// when it was not started by mpirun. A pure-Go build started on several
+// ranks must refuse to run (each process would run the whole job).
+func JobSize() int { return launchedSize() }
+
 // launchedSize is the job size mpirun announced in the environment (Open
 // MPI's OMPI_COMM_WORLD_SIZE, MPICH's PMI_SIZE), 0 when not launched by it.
 func launchedSize() int {

@@ -13,8 +13,3 @@ func Init() (Comm, error) { return newLocalWorld(1).comm(0), nil }
 
 // Finalize ends the job (nothing to do without MPI).
 func Finalize() error { return nil }
-
-// Launched reports whether this process was started by mpirun with more
-// than one rank; the pure build then refuses to run alone as if it were
-// the whole job.
-func Launched() bool { return launchedSize() > 1 }

@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"time"
@@ -339,8 +340,11 @@ func (s *Stepper) SetCorrection(c *Correction) error {
 // overlap of every step (Last.Correction.Overlap), with the search
 // distance of SetOverlapSearch, when none is installed; the states are
 // bitwise those without it. It fails if the system cannot evaluate its
-// gaps (PositionCorrectable).
+// gaps (PositionCorrectable), and under an External step.
 func (s *Stepper) MeasureOverlap() error {
+	if s.External != nil {
+		return errors.New("sim: an external step measures no overlap")
+	}
 	if s.corr != nil {
 		return nil
 	}

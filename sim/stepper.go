@@ -222,6 +222,13 @@ type Stepper struct {
 
 	hooks []Hook
 
+	// External, if set, takes the step in place of the stepper's own
+	// scheme: it advances Q, V (the whole system's state), N and T and
+	// fills Last, for a step taken elsewhere — across the ranks of an MPI
+	// job (package domain) — while drivers such as package runner go on
+	// calling Step. Hooks and Check still run around it.
+	External func(s *Stepper) error
+
 	corr          *Corrector // the position correction (SetCorrection), nil: none
 	overlapSearch float64    // MeasureOverlap's search distance
 }
@@ -314,7 +321,9 @@ func (s *Stepper) step() error {
 		}
 	}
 	var err error
-	if s.Scheme == ImpulseVelocity {
+	if s.External != nil {
+		err = s.External(s)
+	} else if s.Scheme == ImpulseVelocity {
 		err = s.stepImpulseVelocity()
 	} else {
 		err = s.stepAlg4()

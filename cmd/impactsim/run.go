@@ -127,6 +127,12 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	c.started = started
+	if mp, err := underMpirun(); err != nil || mp {
+		if err != nil {
+			return err
+		}
+		return runMPI(c, stdout, stderr)
+	}
 	if !c.quiet {
 		c.opts.Setup = stderr // bars for set-up that takes seconds (meshes)
 	}

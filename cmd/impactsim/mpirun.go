@@ -1,0 +1,133 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+
+	"impactsim/domain"
+	"impactsim/mpi"
+	"impactsim/runner"
+	"impactsim/scenario"
+	"impactsim/sim"
+)
+
+// underMpirun reports whether `run` was started by mpirun and must run as
+// one rank of a distributed job. A pure-Go build started on several ranks
+// is refused (every process would run the whole job and write the same
+// files).
+func underMpirun() (bool, error) {
+	n := mpi.JobSize()
+	if n == 0 {
+		return false, nil
+	}
+	if !mpi.Enabled {
+		if n > 1 {
+			return false, badInput("run: started by mpirun on %d ranks, but this impactsim was built without MPI (build it with CGO_ENABLED=1 go build -tags mpi ./cmd/impactsim)", n)
+		}
+		return false, nil
+	}
+	return true, nil
+}
+
+// runMPI is `run` as one rank of an mpirun job (ball2d scenes): every rank
+// reads the scene and keeps the balls of its subdomain (package domain);
+// rank 0 drives the run with the same driver as one process, so the run
+// directory (trajectory.csv, energy.csv, summary.json, VTK) is the
+// one-process run's, with the state gathered every step; the other ranks
+// write nothing. A rank that fails aborts the job with a line naming it.
+func runMPI(c *runConfig, stdout, stderr io.Writer) error {
+	world, err := mpi.Init()
+	if err != nil {
+		return err
+	}
+	fail := func(err error) error {
+		if world.Size() > 1 {
+			world.Abort(1, err.Error()) // does not return
+		}
+		return err
+	}
+	sc, name, err := loadScene(c.sceneArg)
+	if err != nil {
+		return fail(err)
+	}
+	r, err := scenario.NewBall2D(sc, c.opts)
+	if err != nil {
+		return fail(usageError{err})
+	}
+	if r.Stepper.Correction() != nil {
+		return fail(badInput("run: %s: position correction is not decomposed across ranks; add --position-correction off", c.sceneArg))
+	}
+	if c.out == "" {
+		c.out = filepath.Join("out", name)
+	}
+	if c.end == 0 {
+		c.end = sc.EndTime
+	}
+	if c.end == 0 {
+		c.end = 1
+	}
+	cfg := domain.Config{NewLaw: func() (sim.ContactLaw, error) { return r.Stepper.Law, nil }}
+	cfg.Lo, cfg.Hi = region(r)
+	d := mpi.DimsCreate(world.Size(), 2)
+	if cfg.Hi[1]-cfg.Lo[1] > cfg.Hi[0]-cfg.Lo[0] {
+		d[0], d[1] = d[1], d[0]
+	}
+	cfg.Dims = [2]int{d[0], d[1]}
+	b, err := domain.New(world, r.Sys, cfg)
+	if err != nil {
+		return fail(usageError{fmt.Errorf("run: %s: %w", c.sceneArg, err)})
+	}
+	n := r.Sys.N()
+	if world.Rank() != 0 {
+		if err := b.Follow(n); err != nil {
+			return fail(err)
+		}
+		return mpi.Finalize()
+	}
+	if world.Size() > 1 && !c.quiet {
+		fmt.Fprintf(stderr, "impactsim: %d ranks, subdomains %d × %d over [%.4g, %.4g] × [%.4g, %.4g]\n",
+			world.Size(), cfg.Dims[0], cfg.Dims[1], cfg.Lo[0], cfg.Hi[0], cfg.Lo[1], cfg.Hi[1])
+	}
+	b.Attach(r.Stepper, n)
+	runErr := runAndReport(runner.Ball2D(r), c, stdout, stderr)
+	if err := b.Stop(); err != nil && runErr == nil {
+		runErr = err
+	}
+	if runErr != nil && world.Size() > 1 {
+		return fail(runErr)
+	}
+	if err := mpi.Finalize(); runErr == nil {
+		runErr = err
+	}
+	return runErr
+}
+
+// region is the decomposed region of a ball scene: the box of the balls'
+// centres and the drums, grown by the largest radius.
+func region(r *scenario.Ball2D) (lo, hi [2]float64) {
+	s := r.Sys
+	lo = [2]float64{math.Inf(1), math.Inf(1)}
+	hi = [2]float64{math.Inf(-1), math.Inf(-1)}
+	rmax := 0.0
+	add := func(x, y, e float64) {
+		lo[0], lo[1] = min(lo[0], x-e), min(lo[1], y-e)
+		hi[0], hi[1] = max(hi[0], x+e), max(hi[1], y+e)
+	}
+	for i := range s.M {
+		add(s.Q[2*i], s.Q[2*i+1], 0)
+		rmax = max(rmax, s.R[i])
+	}
+	for _, d := range s.Drums {
+		add(d.C[0], d.C[1], d.R)
+	}
+	for k := 0; k < 2; k++ {
+		lo[k] -= rmax
+		hi[k] += rmax
+		if !(hi[k] > lo[k]) {
+			lo[k], hi[k] = lo[k]-1, hi[k]+1
+		}
+	}
+	return lo, hi
+}
