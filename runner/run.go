@@ -181,6 +181,11 @@ func Run(sys System, c Config) (*Summary, error) {
 	if err != nil {
 		return nil, &InputError{err}
 	}
+	// A stepper resumed from a state (sim.Stepper.ReadState) runs from its
+	// step to the same end.
+	if steps -= st.N; steps < 1 {
+		return nil, &InputError{fmt.Errorf("the state is at step %d (t = %.10g), the end time %v leaves no step to run", st.N, st.T, c.End)}
+	}
 	if err := checkState(sys, st.Q, st.V); err != nil {
 		return nil, &InputError{describe(fmt.Errorf("the initial state: %w", err), sys.Layout(), st)}
 	}

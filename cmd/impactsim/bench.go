@@ -310,21 +310,29 @@ func stepPath(path string, step int) string {
 // writeState writes the stepper's state to path through a temporary file
 // renamed into place, so a stopped run never leaves half a state file.
 func writeState(st *sim.Stepper, path, tag string) error {
+	return writeStateAs("bench drum", st, path, tag)
+}
+
+func writeStateAs(cmd string, st *sim.Stepper, path, tag string) error {
 	if err := output.WriteAtomic(path, func(w io.Writer) error { return st.WriteState(w, tag) }); err != nil {
-		return fmt.Errorf("bench drum: --save-state: %w", err)
+		return fmt.Errorf("%s: --save-state: %w", cmd, err)
 	}
 	return nil
 }
 
 // readState loads a state written by writeState for the scene tag.
 func readState(st *sim.Stepper, path, tag string) error {
+	return readStateAs("bench drum", st, path, tag)
+}
+
+func readStateAs(cmd string, st *sim.Stepper, path, tag string) error {
 	f, err := os.Open(path)
 	if err != nil {
-		return usageError{fmt.Errorf("bench drum: --resume: %w", err)}
+		return usageError{fmt.Errorf("%s: --resume: %w", cmd, err)}
 	}
 	defer f.Close()
 	if err := st.ReadState(f, tag); err != nil {
-		return usageError{fmt.Errorf("bench drum: --resume %s: %w", path, err)}
+		return usageError{fmt.Errorf("%s: --resume %s: %w", cmd, path, err)}
 	}
 	return nil
 }

@@ -75,10 +75,20 @@ func runMPI(c *runConfig, stdout, stderr io.Writer) error {
 		d[0], d[1] = d[1], d[0]
 	}
 	cfg.Dims = [2]int{d[0], d[1]}
-	b, err := domain.New(world, r.Sys, cfg)
+	// A checkpoint holds the whole system's state, whatever the number of
+	// ranks that wrote it: every rank reads it and keeps its balls.
+	start := *r.Sys
+	if c.resume != "" {
+		if err := readStateAs("run", r.Stepper, c.resume, runner.Ball2D(r).Info().Scene); err != nil {
+			return fail(err)
+		}
+		start.Q, start.V = r.Stepper.Q, r.Stepper.V
+	}
+	b, err := domain.New(world, &start, cfg)
 	if err != nil {
 		return fail(usageError{fmt.Errorf("run: %s: %w", c.sceneArg, err)})
 	}
+	b.N = r.Stepper.N
 	n := r.Sys.N()
 	if world.Rank() != 0 {
 		if err := b.Follow(n); err != nil {

@@ -136,3 +136,71 @@ func TestPureBuildRefusesMpirun(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 }
+
+// lastFrame is the last frame of a run's trajectory.csv without its frame
+// number (a resumed run counts its frames from 0).
+func lastFrame(t *testing.T, dir string) string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, "trajectory.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+	last := strings.SplitN(lines[len(lines)-1], ",", 2)[0]
+	var b strings.Builder
+	for _, l := range lines[1:] {
+		if f := strings.SplitN(l, ",", 2); f[0] == last {
+			b.WriteString(f[1] + "\n")
+		}
+	}
+	return b.String()
+}
+
+// A checkpoint written during a run (--save-state every --save-every
+// steps) resumes (--resume) to the same end state, bitwise.
+func TestRunCheckpointResume(t *testing.T) {
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "ck.state")
+	args := []string{"run", "builtin:drum_gas_1000", "--end", "1", "--quiet"}
+	if code, _, errs := runCLI(t, append(args, "--out", filepath.Join(dir, "full"), "--save-state", ck, "--save-every", "40")...); code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, append(args, "--out", filepath.Join(dir, "resumed"), "--resume", ck)...); code != 0 {
+		t.Fatalf("resume: exit %d: %s", code, errs)
+	}
+	full, res := lastFrame(t, filepath.Join(dir, "full")), lastFrame(t, filepath.Join(dir, "resumed"))
+	if full != res || !strings.HasPrefix(res, "1,0,") {
+		t.Fatalf("resumed end state differs:\n%.200s\nfull run:\n%.200s", res, full)
+	}
+	code, _, errs := runCLI(t, "run", "builtin:drum_gas_1000", "--end", "0.5", "--quiet", "--out", filepath.Join(dir, "past"), "--resume", ck)
+	if code != 2 || !strings.Contains(errs, "the state is at step 80") {
+		t.Fatalf("resume past the end: exit %d: %s", code, errs)
+	}
+	if code, _, errs := runCLI(t, "run", "builtin:newtons_cradle", "--save-state", ck); code != 2 || !strings.Contains(errs, "go together") {
+		t.Fatalf("--save-state alone: exit %d: %s", code, errs)
+	}
+}
+
+// A checkpoint of a run on 2 ranks restarts on 4 ranks and in one plain
+// process, and both reach the uninterrupted run's end state bitwise.
+func TestMPICheckpointOtherRankCount(t *testing.T) {
+	skipWithoutMPI(t)
+	dir := t.TempDir()
+	ck := filepath.Join(dir, "ck.state")
+	args := []string{"run", "builtin:drum_gas_1000", "--end", "1", "--quiet"}
+	if out, err := mpiCommand(2, nil, append(args, "--out", filepath.Join(dir, "full"), "--save-state", ck, "--save-every", "40")...).CombinedOutput(); err != nil {
+		t.Fatalf("2 ranks: %v\n%s", err, out)
+	}
+	if out, err := mpiCommand(4, nil, append(args, "--out", filepath.Join(dir, "r4"), "--resume", ck)...).CombinedOutput(); err != nil {
+		t.Fatalf("resume on 4 ranks: %v\n%s", err, out)
+	}
+	if code, _, errs := runCLI(t, append(args, "--out", filepath.Join(dir, "r1"), "--resume", ck)...); code != 0 {
+		t.Fatalf("resume in one process: exit %d: %s", code, errs)
+	}
+	full := lastFrame(t, filepath.Join(dir, "full"))
+	for _, d := range []string{"r4", "r1"} {
+		if got := lastFrame(t, filepath.Join(dir, d)); got != full {
+			t.Errorf("%s: end state differs from the uninterrupted run's", d)
+		}
+	}
+}

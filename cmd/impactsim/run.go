@@ -14,6 +14,7 @@ import (
 	"impactsim/runner"
 	"impactsim/scenario"
 	"impactsim/scene"
+	"impactsim/sim"
 )
 
 // runConfig is everything `run` needs, validated before any file is written.
@@ -27,6 +28,10 @@ type runConfig struct {
 	quiet    bool
 	strict   bool
 	started  time.Time // when the command began (set-up counts in the wall time)
+
+	// checkpoints: --save-state every --save-every steps, --resume
+	saveState, resume string
+	saveEvery         int
 }
 
 func parseRun(args []string) (*runConfig, error) {
@@ -45,6 +50,9 @@ func parseRun(args []string) (*runConfig, error) {
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
 	countVar(fs, &c.opts.MaxIter, "max-iter", 0, 0, 1e9, "operator iteration cap (default 100000)")
 	fs.BoolVar(&c.strict, "strict", false, "stop at a step whose contact law reaches its iteration cap (default: record it and go on)")
+	saveState := outFile(fs, "save-state", "checkpoint: write the state (step, t, q, v bit for bit) to this file every --save-every steps, replacing the last one (under mpirun the whole system's, readable on any rank count)")
+	countVar(fs, &c.saveEvery, "save-every", 0, 0, 1e12, "steps between checkpoints of --save-state")
+	resume := inFile(fs, "resume", "start from a checkpoint of --save-state for the same scene and law, and run on to --end")
 	var law string
 	var eps optFloat
 	nb := &scenario.NBGSOptions{}
@@ -68,6 +76,10 @@ func parseRun(args []string) (*runConfig, error) {
 	}
 	c.sceneArg = pos[0]
 	c.opts.CoR, c.opts.Mu = cor.v, mu.v
+	c.saveState, c.resume = *saveState, *resume
+	if (c.saveState == "") != (c.saveEvery == 0) {
+		return nil, badInput("run: --save-state and --save-every go together")
+	}
 	if c.end < 0 || math.IsNaN(c.end) || math.IsInf(c.end, 0) {
 		return nil, badInput("run: --end: expected a finite time ≥ 0, got %v", c.end)
 	}
@@ -157,6 +169,21 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 func runAndReport(sys runner.System, c *runConfig, stdout, stderr io.Writer) error {
 	if cl, ok := sys.(interface{ Close() }); ok {
 		defer cl.Close()
+	}
+	st := sys.Stepper()
+	if c.resume != "" && st.N == 0 {
+		if err := readStateAs("run", st, c.resume, sys.Info().Scene); err != nil {
+			return err
+		}
+	}
+	if c.saveState != "" {
+		tag := sys.Info().Scene
+		st.AddHook(sim.Hook{Name: "checkpoint", End: func(s *sim.Stepper) error {
+			if s.N%c.saveEvery != 0 {
+				return nil
+			}
+			return writeStateAs("run", s, c.saveState, tag)
+		}})
 	}
 	res, err := runner.Run(sys, runner.Config{Out: c.out, End: c.end, Frames: c.frames, VTK: c.vtk,
 		Quiet: c.quiet, Strict: c.strict, Progress: stderr, Started: c.started})
