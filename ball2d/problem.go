@@ -28,8 +28,15 @@ import (
 // Once its workspaces have grown to the problem size, BuildProblem does not
 // allocate.
 func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
+	s.FillProblem(s.Detect(q0, q1), q0, v0, p)
+}
+
+// Detect finds the contacts of the step from q0 to the prediction q1 as
+// BuildProblem does, without building the problem, and returns them (the
+// slice Contacts returns).
+func (s *System) Detect(q0, q1 []float64) []Contact {
 	s.det.detect(s, q0, q1)
-	s.FillProblem(s.det.contacts, q0, v0, p)
+	return s.Contacts()
 }
 
 // FillProblem fills p with the given contacts of the balls at q0 with

@@ -47,7 +47,18 @@ type Stats struct {
 	// time spent in exchanges and collectives, Total the step's.
 	BytesSent   int
 	Comm, Total time.Duration
-	Law         mech.Stats
+	// Detect is the time of the prediction and contact detection.
+	Detect time.Duration
+	Law    mech.Stats
+}
+
+// Totals sums a rank's Stats over the steps taken (since New).
+type Totals struct {
+	Steps               int
+	Owned, Ghosts       int // summed over the steps
+	Boundary, Solved    int
+	BytesSent           int
+	Comm, Total, Gather time.Duration // Gather: the state gathered to Root for output (Attach)
 }
 
 // record is a ball as it travels between ranks: global id, position
@@ -109,22 +120,27 @@ type Balls struct {
 	own []ball // sorted by gid
 
 	// workspaces
-	loc      ball2d.System // owned balls and ghosts, in key order
-	all      []ball
-	qt, vt   []float64
-	vplus    []float64
-	scr      []float64
-	prob     mech.Problem
-	lambda   []float64
-	beta     []float64
-	kept     []ball2d.Contact
-	parent   []int32
-	out, in  [][]float64
-	bsys     ball2d.System // Root's system of the crossing islands
-	bprob    mech.Problem
-	gath     [][]float64
-	Last     Stats
-	contacts int // of the whole system in the last step (followStep)
+	loc          ball2d.System // owned balls and ghosts, in key order
+	all          []ball
+	qt, vt       []float64
+	vplus        []float64
+	scr          []float64
+	prob         mech.Problem
+	lambda       []float64
+	beta         []float64
+	kept         []ball2d.Contact
+	cross        []bool
+	gmsg, gq, gv []float64 // Gather
+	gin          [][]float64
+	ghosts, got  []ball
+	parent       []int32
+	out, in      [][]float64
+	bsys         ball2d.System // Root's system of the crossing islands
+	bprob        mech.Problem
+	gath         [][]float64
+	Last         Stats
+	Total        Totals
+	contacts     int // of the whole system in the last step (followStep)
 }
 
 // New splits the system sys, which every rank holds whole (read from the

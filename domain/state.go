@@ -45,28 +45,50 @@ func (b *Balls) Momentum() ([2]float64, error) {
 }
 
 // Gather returns on root the state of all n balls (q, v indexed by global
-// id, as ball2d.System's Q and V); other ranks get nil (collective).
+// id, as ball2d.System's Q and V); other ranks get nil (collective). The
+// slices are reused by the next call.
 func (b *Balls) Gather(root, n int) (q, v []float64, err error) {
-	msg := make([]float64, 0, recLen*len(b.own))
-	for i := range b.own {
-		msg = b.own[i].put(msg)
+	me := b.cart.Rank()
+	msg := b.gmsg[:0]
+	if me != root {
+		for i := range b.own {
+			msg = b.own[i].put(msg)
+		}
 	}
-	in := make([][]float64, b.cart.Size())
-	if err := mpi.Gather(b.cart, root, tagState, msg, in); err != nil {
+	b.gmsg = msg
+	if len(b.gin) < b.cart.Size() {
+		b.gin = make([][]float64, b.cart.Size())
+	}
+	if err := mpi.Gather(b.cart, root, tagState, msg, b.gin); err != nil {
 		return nil, nil, err
 	}
-	if b.cart.Rank() != root {
+	if me != root {
 		return nil, nil, nil
 	}
-	q, v = make([]float64, 2*n), make([]float64, 2*n)
-	for _, m := range in {
+	b.gq, b.gv = grow(b.gq, 2*n), grow(b.gv, 2*n)
+	q, v = b.gq, b.gv
+	set := func(bl *ball) error {
+		if bl.gid < 0 || bl.gid >= int64(n) {
+			return fmt.Errorf("domain: gathered ball %d, ids are in [0, %d)", bl.gid, n)
+		}
+		g := 2 * bl.gid
+		q[g], q[g+1], v[g], v[g+1] = bl.x, bl.y, bl.vx, bl.vy
+		return nil
+	}
+	for i := range b.own {
+		if err := set(&b.own[i]); err != nil {
+			return nil, nil, err
+		}
+	}
+	for r, m := range b.gin[:b.cart.Size()] {
+		if r == root {
+			continue
+		}
 		for j := 0; j+recLen <= len(m); j += recLen {
 			bl := getBall(m[j : j+recLen])
-			if bl.gid < 0 || bl.gid >= int64(n) {
-				return nil, nil, fmt.Errorf("domain: gathered ball %d, ids are in [0, %d)", bl.gid, n)
+			if err := set(&bl); err != nil {
+				return nil, nil, err
 			}
-			g := 2 * bl.gid
-			q[g], q[g+1], v[g], v[g+1] = bl.x, bl.y, bl.vx, bl.vy
 		}
 	}
 	return q, v, nil

@@ -19,6 +19,7 @@ const (
 	tagGather  = 30
 	tagResult  = 31
 	tagState   = 32
+	tagReport  = 33
 )
 
 // Step advances the distributed system by one step of Alg. 4
@@ -47,9 +48,11 @@ func (b *Balls) Step() error {
 	b.qt = grow(b.qt, 2*n)
 	b.vt = grow(b.vt, 2*n)
 	b.vplus = grow(b.vplus, 2*n)
+	td := time.Now()
 	loc.FreeFlight(loc.Q, loc.V, h, b.qt, b.vt)
-	loc.BuildProblem(loc.Q, b.qt, loc.V, &b.prob)
-	local, boundary := b.classify(loc.Contacts())
+	cs := loc.Detect(loc.Q, b.qt)
+	b.Last.Detect = time.Since(td)
+	local, boundary := b.classify(cs)
 	b.Last.Local, b.Last.Boundary = len(local), len(boundary)
 	b.Last.Contacts = len(local) + len(boundary)
 
@@ -81,6 +84,15 @@ func (b *Balls) Step() error {
 	}
 	b.N++
 	b.Last.Total = time.Since(t0)
+	l, t := &b.Last, &b.Total
+	t.Steps++
+	t.Owned += l.Owned
+	t.Ghosts += l.Ghosts
+	t.Boundary += l.Boundary
+	t.Solved += l.Solved
+	t.BytesSent += l.BytesSent
+	t.Comm += l.Comm
+	t.Total += l.Total
 	return nil
 }
 
@@ -128,12 +140,21 @@ func (b *Balls) halo() (float64, error) {
 // another subdomain (migration, ghosts false: they leave this rank). It
 // returns the balls received.
 func (b *Balls) exchange(set []ball, halo float64, tag int, ghosts bool) ([]ball, error) {
-	var got []ball
+	got := b.got[:0]
+	arrived := false
+	if ghosts {
+		got = b.ghosts[:0]
+	}
 	if len(b.out) < 2 {
 		b.out, b.in = make([][]float64, 2), make([][]float64, 2)
 	}
 	for d := 0; d < 2; d++ {
 		src, dst := b.cart.Shift(d, 1)
+		if src == mpi.ProcNull && dst == mpi.ProcNull {
+			// No neighbour along d (one rank, not periodic): nothing
+			// leaves, no ghost comes.
+			continue
+		}
 		legs := []mpi.Leg{{Src: src, Dest: dst, Tag: tag + 2*d}, {Src: dst, Dest: src, Tag: tag + 2*d + 1}}
 		b.out[0], b.out[1] = b.out[0][:0], b.out[1][:0]
 		last := b.coord[d] == b.cfg.Dims[d]-1
@@ -156,15 +177,20 @@ func (b *Balls) exchange(set []ball, halo float64, tag int, ghosts bool) ([]ball
 			}
 			b.out[k] = bl.put(b.out[k])
 		}
-		keep := set[:0:0]
-		scan := func(bl ball) error {
-			x := [2]float64{bl.x, bl.y}[d]
+		// Migration filters set in place (kept balls are written at or
+		// before where they were read).
+		keep := set[:0]
+		scan := func(bl *ball) error {
+			x := bl.x
+			if d == 1 {
+				x = bl.y
+			}
 			if ghosts {
 				if dst != mpi.ProcNull && x > b.hi[d]-halo {
-					send(bl, true)
+					send(*bl, true)
 				}
 				if src != mpi.ProcNull && x < b.lo[d]+halo {
-					send(bl, false)
+					send(*bl, false)
 				}
 				return nil
 			}
@@ -178,21 +204,21 @@ func (b *Balls) exchange(set []ball, halo float64, tag int, ghosts bool) ([]ball
 			}
 			switch {
 			case delta == 0:
-				keep = append(keep, bl)
+				keep = append(keep, *bl)
 			case delta == 1 || delta == -1:
-				send(bl, delta == 1)
+				send(*bl, delta == 1)
 			default:
 				return fmt.Errorf("ball %d moved %d subdomains along dimension %d in one step", bl.gid, delta, d)
 			}
 			return nil
 		}
-		for _, bl := range set {
-			if err := scan(bl); err != nil {
+		for i := range set {
+			if err := scan(&set[i]); err != nil {
 				return nil, err
 			}
 		}
-		for _, bl := range got {
-			if err := scan(bl); err != nil {
+		for i := range got {
+			if err := scan(&got[i]); err != nil {
 				return nil, err
 			}
 		}
@@ -213,14 +239,21 @@ func (b *Balls) exchange(set []ball, halo float64, tag int, ghosts bool) ([]ball
 				bl := getBall(b.in[k][j : j+recLen])
 				bl.ghost = ghosts
 				got = append(got, bl)
+				arrived = true
 			}
 		}
 	}
-	if !ghosts {
-		b.own = append(set, got...)
+	if ghosts {
+		b.ghosts = got
+		return got, nil
+	}
+	// The balls that stayed are still in id order; arrivals need a sort.
+	b.own = append(set, got...)
+	if arrived {
 		slices.SortFunc(b.own, key)
 	}
-	return got, nil
+	b.got = got
+	return nil, nil
 }
 
 // migrate hands every ball whose centre left the subdomain to its new
@@ -233,8 +266,19 @@ func (b *Balls) migrate() error {
 // assemble fills the local system with the owned balls and the ghosts in
 // key order.
 func (b *Balls) assemble(ghosts []ball) {
-	b.all = append(append(b.all[:0], b.own...), ghosts...)
-	slices.SortFunc(b.all, key)
+	// own is sorted and the ghosts are few: sort them and merge.
+	slices.SortFunc(ghosts, key)
+	b.all = b.all[:0]
+	i, j := 0, 0
+	for i < len(b.own) || j < len(ghosts) {
+		if j == len(ghosts) || (i < len(b.own) && key(b.own[i], ghosts[j]) < 0) {
+			b.all = append(b.all, b.own[i])
+			i++
+		} else {
+			b.all = append(b.all, ghosts[j])
+			j++
+		}
+	}
 	s := &b.loc
 	n := len(b.all)
 	s.Q, s.V = grow(s.Q, 2*n), grow(s.V, 2*n)
@@ -286,8 +330,13 @@ func (b *Balls) classify(cs []ball2d.Contact) (local, boundary []ball2d.Contact)
 			}
 		}
 	}
-	// A component is crossing when it holds a free ghost.
-	cross := make(map[int32]bool)
+	// A component is crossing when it holds a free ghost (cross is
+	// indexed by the component's root).
+	if cap(b.cross) < int(n) {
+		b.cross = make([]bool, n, n+n/4+16)
+	}
+	cross := b.cross[:n]
+	clear(cross)
 	for _, c := range b.kept {
 		for _, i := range [2]int32{c.I, c.J} {
 			if free(i) && all[i].ghost {

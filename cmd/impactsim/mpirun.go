@@ -94,6 +94,9 @@ func runMPI(c *runConfig, stdout, stderr io.Writer) error {
 		if err := b.Follow(n); err != nil {
 			return fail(err)
 		}
+		if err := b.Report(io.Discard); err != nil {
+			return fail(err)
+		}
 		return mpi.Finalize()
 	}
 	if world.Size() > 1 && !c.quiet {
@@ -107,6 +110,9 @@ func runMPI(c *runConfig, stdout, stderr io.Writer) error {
 	}
 	if runErr != nil && world.Size() > 1 {
 		return fail(runErr)
+	}
+	if err := b.Report(stdout); err != nil {
+		return fail(err)
 	}
 	if err := mpi.Finalize(); runErr == nil {
 		runErr = err
