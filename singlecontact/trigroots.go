@@ -193,7 +193,10 @@ func realQuartic(a, b, c, d float64, out *[4]float64) int {
 	r := d - a*c/4 + a2*b/16 - 3*a2*a2/256
 	sh := -a / 4
 	n := 0
-	scale := math.Abs(p) + math.Sqrt(math.Abs(r)) + math.Cbrt(math.Abs(q))
+	// biquadratic when |q| ≤ 10⁻¹⁴(|p| + √|r| + ∛|q|)³; near that bound
+	// ∛|q| is below 3·10⁻⁵ of the other two terms, so they alone decide
+	// (one cube root less per contact)
+	scale := math.Abs(p) + math.Sqrt(math.Abs(r))
 	if math.Abs(q) <= 1e-14*scale*scale*scale {
 		// biquadratic: w = z², w² + p w + r = 0
 		var w [2]float64
