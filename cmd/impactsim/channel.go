@@ -443,6 +443,8 @@ func cmdBenchChannel(args []string, stdout, stderr io.Writer) error {
 	var per []float64
 	var contacts, updates float64
 	var det, sol, integ time.Duration
+	cpu0, cpuOK := processCPU()
+	wall0 := time.Now()
 	for k := 0; k < *steps; k++ {
 		t0 := time.Now()
 		st := f.Step()
@@ -453,6 +455,8 @@ func cmdBenchChannel(args []string, stdout, stderr io.Writer) error {
 		sol += st.Solve
 		integ += st.Integrate
 	}
+	wall := time.Since(wall0)
+	cpu1, _ := processCPU()
 	stop()
 	runtime.GC()
 	var ms runtime.MemStats
@@ -465,7 +469,14 @@ func cmdBenchChannel(args []string, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "step     median %.4f s, mean %.4f s, min %.4f s, max %.4f s over %d steps\n", sorted[len(sorted)/2], sum(per)/n, sorted[0], sorted[len(sorted)-1], *steps)
 	fmt.Fprintf(stdout, "parts    detection %.4f s, sweeps %.4f s, integration and inflow %.4f s per step\n", det.Seconds()/n, sol.Seconds()/n, integ.Seconds()/n)
 	fmt.Fprintf(stdout, "sweeps   %.3g contact updates per second per core (%d workers)\n", updates/sol.Seconds()/float64(pool.Workers()), pool.Workers())
-	fmt.Fprintf(stdout, "memory   %.0f B per sphere (Go heap in use %.1f MB)\n", float64(ms.HeapInuse)/float64(f.Sys.N()), float64(ms.HeapInuse)/1e6)
+	if cpuOK {
+		// the CPU time shows what the wall times are worth on a shared
+		// machine: with w workers it is w times the wall time when the
+		// run had its cores to itself
+		fmt.Fprintf(stdout, "cpu      %.4f s per step (all workers; %.2f CPU seconds per wall second)\n", (cpu1-cpu0).Seconds()/n, (cpu1-cpu0).Seconds()/wall.Seconds())
+	}
+	fmt.Fprintf(stdout, "memory   %.0f B per sphere (Go heap in use %.1f MB), peak RSS %s\n", float64(ms.HeapInuse)/float64(f.Sys.N()), float64(ms.HeapInuse)/1e6, peakRSS())
+	fmt.Fprintf(stdout, "machine  %s, %d cores (GOMAXPROCS %d), load average %s\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), loadAvg())
 	return nil
 }
 

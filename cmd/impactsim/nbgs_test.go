@@ -134,6 +134,16 @@ func TestChannelCommand(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dir, "bad")); err == nil {
 		t.Error("a bad channel command wrote its directory")
 	}
+	// bench channel: every line BENCHMARKS.md quotes
+	code, out, errs = runCLI(t, "bench", "channel", "--preset", "tiny", "--steps", "3", "--warm", "20", "--workers", "2")
+	if code != 0 {
+		t.Fatalf("bench channel: exit %d, %q", code, errs)
+	}
+	for _, want := range []string{"spheres ", "step     median", "contact updates per second per core (2 workers)", "cpu      ", "B per sphere", "peak RSS", "load average"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("bench channel: no %q in\n%s", want, out)
+		}
+	}
 }
 
 // TestPreclikBuiltins: the six-mass body and the Painlevé rod run with the
