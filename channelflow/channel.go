@@ -85,6 +85,21 @@ func Narrow() Config {
 	return c
 }
 
+// Half is Paper with every length of the channel halved (7.5 × 3.25 × 1
+// cm, the obstacle of radius 0.5 cm at (2, 2) cm, the RDF over x ∈ [6, 7]
+// cm, 8 domains) and the spheres, time step and inflow unchanged: about
+// 2.3·10⁴ spheres, and the same ratio of channel length to hydraulic
+// radius (wall friction against inertia) as the paper's channel. Narrow,
+// with four times that ratio, jams at its inflow (see BENCHMARKS.md).
+func Half() Config {
+	c := Paper()
+	c.Length, c.Width, c.Height = 0.075, 0.0325, 0.01
+	c.Obstacle = Obstacle{X: 0.02, Y: 0.02, R: 0.005}
+	c.RDFX0, c.RDFX1 = 0.06, 0.07
+	c.Law.Domains = 8
+	return c
+}
+
 // Medium is Paper in a channel 4 cm wide and 1.5 cm high with an obstacle
 // of radius 0.6 cm at (4, 2) cm: about 10⁵ spheres (a benchmark size).
 func Medium() Config {

@@ -5,7 +5,7 @@
 // fast sphere path (package spheres), with Coulomb-like or maximum-
 // dissipation blocks.
 //
-// # The experiment (Config; Paper, Medium, Narrow, Tiny)
+// # The experiment (Config; Paper, Medium, Half, Narrow, Tiny)
 //
 // Channel [0, L] × [0, W] × [0, H] with walls at y = 0, W and z = 0, H,
 // gravity −g ẑ, an obstacle (a cylinder of radius R along z through

@@ -34,7 +34,7 @@ type channelOpts struct {
 }
 
 func (o *channelOpts) register(fs *flag.FlagSet) {
-	fs.StringVar(&o.preset, "preset", "paper", "channel: `paper|medium|narrow|tiny`, paper (15 × 6.5 × 2 cm, Preclik et al. sec. 4.3), medium (15 × 4 × 1.5 cm), narrow (15 × 2 × 0.5 cm) or tiny (2 × 1 × 0.4 cm)")
+	fs.StringVar(&o.preset, "preset", "paper", "channel: `paper|medium|half|narrow|tiny`, paper (15 × 6.5 × 2 cm, Preclik et al. sec. 4.3), medium (15 × 4 × 1.5 cm), half (7.5 × 3.25 × 1 cm: the paper's channel halved), narrow (15 × 2 × 0.5 cm) or tiny (2 × 1 × 0.4 cm)")
 	fs.Float64Var(&o.dt, "dt", 0, "time step (default: the preset's, 10 µs)")
 	countVar(fs, &o.sweeps, "sweeps", 0, 0, 1e9, "NBGS sweep cap (default: the preset's, 10)")
 	fs.Float64Var(&o.tol, "tol", 0, "NBGS tolerance on the largest change of a contact's relative velocity in a sweep, m/s (default 1e-6)")
@@ -57,10 +57,12 @@ func (o *channelOpts) config(fs *flag.FlagSet) (channelflow.Config, error) {
 		c = channelflow.Narrow()
 	case "medium":
 		c = channelflow.Medium()
+	case "half":
+		c = channelflow.Half()
 	case "tiny":
 		c = channelflow.Tiny()
 	default:
-		return c, badInput("%s: --preset: expected paper, medium, narrow or tiny, got %q", fs.Name(), o.preset)
+		return c, badInput("%s: --preset: expected paper, medium, half, narrow or tiny, got %q", fs.Name(), o.preset)
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
@@ -473,7 +475,9 @@ func cmdBenchChannel(args []string, stdout, stderr io.Writer) error {
 		// the CPU time shows what the wall times are worth on a shared
 		// machine: with w workers it is w times the wall time when the
 		// run had its cores to itself
-		fmt.Fprintf(stdout, "cpu      %.4f s per step (all workers; %.2f CPU seconds per wall second)\n", (cpu1-cpu0).Seconds()/n, (cpu1-cpu0).Seconds()/wall.Seconds())
+		cpu := (cpu1 - cpu0).Seconds()
+		fmt.Fprintf(stdout, "cpu      %.4f s per step (all workers; %.2f CPU seconds per wall second); %.3g contact updates per CPU second of the sweeps (their share of the wall time, %.0f %%, applied to the CPU time)\n",
+			cpu/n, cpu/wall.Seconds(), updates/(cpu*sol.Seconds()/wall.Seconds()), 100*sol.Seconds()/wall.Seconds())
 	}
 	fmt.Fprintf(stdout, "memory   %.0f B per sphere (Go heap in use %.1f MB), peak RSS %s\n", float64(ms.HeapInuse)/float64(f.Sys.N()), float64(ms.HeapInuse)/1e6, peakRSS())
 	fmt.Fprintf(stdout, "machine  %s, %d cores (GOMAXPROCS %d), load average %s\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), loadAvg())
