@@ -110,12 +110,16 @@ func (b *Balls) halo() (float64, error) {
 	h := b.H
 	g := math.Hypot(b.tmpl.Gravity[0], b.tmpl.Gravity[1])
 	var loc [2]float64
+	v2 := 0.0
 	for i := range b.own {
 		o := &b.own[i]
 		loc[0] = max(loc[0], o.r)
 		if !o.fixed {
-			loc[1] = max(loc[1], h*math.Hypot(o.vx, o.vy)+h*h*g)
+			v2 = max(v2, o.vx*o.vx+o.vy*o.vy)
 		}
+	}
+	if v2 > 0 || g > 0 {
+		loc[1] = h*math.Sqrt(v2) + h*h*g
 	}
 	var all [2]float64
 	t := time.Now()
