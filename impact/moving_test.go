@@ -3,6 +3,7 @@ package impact_test
 import (
 	"math"
 	"math/rand"
+	"strings"
 	"testing"
 
 	"impactsim/desiderata"
@@ -104,6 +105,25 @@ func TestGalileanInvariance(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestGRRVectorMovingRefused: grr's per-contact rule bounds the kinetic
+// energy, which moving walls change, so grr with unequal coefficients and
+// known relative velocities is one error (gr and lcp take the problem).
+func TestGRRVectorMovingRefused(t *testing.T) {
+	rng := rand.New(rand.NewSource(3))
+	p := desiderata.Boost(desiderata.FloorPile(rng, 0.5, 0), []float64{0.3, -0.2})
+	p.CoR[0] = 0.9
+	lambda := make([]float64, p.NContacts())
+	_, err := mustOp(t, impact.Config{Name: "grr"}).Resolve(p, lambda)
+	if err == nil || !strings.Contains(err.Error(), "grr with per-contact coefficients (0.5 … 0.9) and moving geometry") || strings.Contains(err.Error(), "\n") {
+		t.Errorf("grr, unequal coefficients against moving geometry: %v", err)
+	}
+	for _, name := range []string{"gr", "lcp"} {
+		if _, err := mustOp(t, impact.Config{Name: name}).Resolve(p, lambda); err != nil {
+			t.Errorf("%s: %v", name, err)
 		}
 	}
 }

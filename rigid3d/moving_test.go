@@ -206,7 +206,7 @@ func piston(t *testing.T, op string, c float64) {
 // (StepStats.WallWork) to 1e-9 of the energy scale; at c = 0.6 with
 // friction (Alg. 3) the difference is the energy the contacts dissipate
 // (desiderata.Dissipation, ≥ 0), to the same tolerance (measured: off by
-// 7.7e-14 and 4.4e-14 against energy scales of 22 and 16; 60 and 99
+// 7.7e-14 and 4.0e-14 against energy scales of 22 and 16; 60 and 99
 // contacts in 2,000 steps).
 func TestDrivenEnergyBalance3D(t *testing.T) {
 	for _, c := range []float64{1, 0.6} {
