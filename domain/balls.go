@@ -9,6 +9,7 @@ import (
 	"impactsim/ball2d"
 	"impactsim/mech"
 	"impactsim/mpi"
+	"impactsim/par"
 	"impactsim/sim"
 )
 
@@ -30,6 +31,10 @@ type Config struct {
 	NewLaw func() (sim.ContactLaw, error)
 	// Root is the rank that solves the islands crossing subdomains.
 	Root int
+	// Pool, if set, runs the rank's detection, free flight and island
+	// solves on its workers (results are bitwise those of a serial rank):
+	// MPI across nodes, goroutines within one.
+	Pool *par.Pool
 }
 
 // Stats describes the last step on this rank.
@@ -191,11 +196,18 @@ func New(c mpi.Comm, sys *ball2d.System, cfg Config) (*Balls, error) {
 		b.lo[d] = cfg.Lo[d] + float64(x[d])*b.width[d]
 		b.hi[d] = cfg.Lo[d] + float64(x[d]+1)*b.width[d]
 	}
-	t := *sys
-	t.Q, t.V, t.M, t.R, t.Fixed = nil, nil, nil, nil, nil
+	// The geometry and parameters of sys, with fresh workspaces (a copy of
+	// sys would share its detector's).
+	t := ball2d.System{Planes: sys.Planes, Drums: sys.Drums, Gravity: sys.Gravity, Integrator: sys.Integrator,
+		Dt: sys.Dt, CoR: sys.CoR, Mu: sys.Mu, NoFrictionBasis: sys.NoFrictionBasis}
 	b.tmpl = &t
 	b.loc = t
 	b.bsys = t
+	b.loc.SetPool(cfg.Pool)
+	b.bsys.SetPool(cfg.Pool)
+	if pu, ok := law.(interface{ SetPool(*par.Pool) }); ok {
+		pu.SetPool(cfg.Pool)
+	}
 	for i := range sys.M {
 		bl := ball{gid: int64(i), x: sys.Q[2*i], y: sys.Q[2*i+1], vx: sys.V[2*i], vy: sys.V[2*i+1],
 			m: sys.M[i], r: sys.R[i], fixed: sys.Fixed[i]}

@@ -68,7 +68,7 @@ func runMPI(c *runConfig, stdout, stderr io.Writer) error {
 	if c.end == 0 {
 		c.end = 1
 	}
-	cfg := domain.Config{NewLaw: func() (sim.ContactLaw, error) { return r.Stepper.Law, nil }}
+	cfg := domain.Config{NewLaw: func() (sim.ContactLaw, error) { return r.Stepper.Law, nil }, Pool: r.Pool}
 	cfg.Lo, cfg.Hi = region(r)
 	d := mpi.DimsCreate(world.Size(), 2)
 	if cfg.Hi[1]-cfg.Lo[1] > cfg.Hi[0]-cfg.Lo[0] {
