@@ -54,3 +54,14 @@ func TestMPIFailureNamesRank(t *testing.T) {
 		t.Fatalf("output does not name rank 1:\n%s", out)
 	}
 }
+
+// Sendrecv timings between two MPI ranks (logged with -v; nothing
+// asserted): CGO_ENABLED=1 go test -tags mpi ./mpi -run PingPong -v
+func TestMPIPingPong(t *testing.T) {
+	skipWithoutMPI(t)
+	out, err := LaunchScenario(2, "pingpong")
+	if err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	t.Logf("\n%s", out)
+}
