@@ -22,6 +22,14 @@ func grLaw() (sim.ContactLaw, error) {
 	return &sim.Staggered{Impact: op}, nil
 }
 
+func lcpLaw() (sim.ContactLaw, error) {
+	op, err := impact.NewLCP("")
+	if err != nil {
+		return nil, err
+	}
+	return &sim.Staggered{Impact: op}, nil
+}
+
 // boxScene is n balls of radii 0.04…0.05 on a jittered lattice in the box
 // [0, 4] × [0, 2] with walls on all four sides, gravity, random velocities
 // of up to 2 and, with walls, two fixed balls; c = cor. Islands form along the floor
@@ -56,10 +64,36 @@ func boxScene(n int, cor float64, walls bool, gravity bool, seed uint64) *ball2d
 	return s
 }
 
+// drumScene is balls of radii 0.04…0.05 on a jittered lattice inside a
+// drum of radius 1 about (2, 1) (the centre of the decomposed region, so
+// the subdomain boundaries cross it), random velocities of up to 2,
+// gravity, one fixed ball; c = cor.
+func drumScene(cor float64) *ball2d.System {
+	rng := rand.New(rand.NewPCG(5, 7))
+	s := &ball2d.System{Dt: 1e-3, CoR: cor, NoFrictionBasis: true, Gravity: [2]float64{0, -9.81},
+		Drums: []ball2d.Drum{{C: [2]float64{2, 1}, R: 1}}}
+	for i := -8; i <= 8; i++ {
+		for j := -8; j <= 8; j++ {
+			x, y := 0.11*float64(i)+0.005*rng.Float64(), 0.11*float64(j)+0.005*rng.Float64()
+			if math.Hypot(x, y) > 0.88 {
+				continue
+			}
+			r := 0.04 + 0.01*rng.Float64()
+			fixed := i == 0 && j == -3
+			vx, vy := 4*rng.Float64()-2, 4*rng.Float64()-2
+			if fixed {
+				vx, vy = 0, 0
+			}
+			s.AddBall(2+x, 1+y, vx, vy, math.Pi*r*r, r, fixed)
+		}
+	}
+	return s
+}
+
 // reference runs the system in one process with sim.Stepper and returns
 // the state after every step.
-func reference(sys *ball2d.System, dt float64, steps int) (qs, vs [][]float64, err error) {
-	law, err := grLaw()
+func reference(sys *ball2d.System, newLaw func() (sim.ContactLaw, error), dt float64, steps int) (qs, vs [][]float64, err error) {
+	law, err := newLaw()
 	if err != nil {
 		return nil, nil, err
 	}
@@ -121,25 +155,35 @@ func maxDiff(a, b []float64) float64 {
 // grScenario checks GR across the ranks of c against the single-process
 // run (sim.Stepper on the whole system, computed on Root) to 1e-12 after
 // every step of 200: 400 balls in a walled box under gravity at c = 1,
-// and 200 at c = 0.5 with a larger step, which settle into a floor layer
-// that is one island across every subdomain.
+// 200 at c = 0.5 with a larger step, which settle into a floor layer that
+// is one island across every subdomain, and balls falling in a drum that
+// the four subdomains share (with a fixed ball), with GR and the LCP.
 func grScenario(c mpi.Comm) error {
 	const steps = 200
 	for _, tc := range []struct {
 		n       int
 		cor, dt float64
-	}{{400, 1, 1e-3}, {200, 0.5, 2e-3}} {
-		sys := boxScene(tc.n, tc.cor, true, true, 1)
+		drum    bool
+		law     func() (sim.ContactLaw, error)
+	}{{400, 1, 1e-3, false, grLaw}, {200, 0.5, 2e-3, false, grLaw}, {0, 1, 2e-3, true, grLaw}, {0, 0.5, 2e-3, true, lcpLaw}} {
+		scene := func() *ball2d.System {
+			if tc.drum {
+				return drumScene(tc.cor)
+			}
+			return boxScene(tc.n, tc.cor, true, true, 1)
+		}
+		sys := scene()
 		sys.Dt = tc.dt
+		tc.n = sys.N()
 		var qs, vs [][]float64
 		if c.Rank() == 0 {
 			var err error
-			if qs, vs, err = reference(boxScene(tc.n, tc.cor, true, true, 1), tc.dt, steps); err != nil {
+			if qs, vs, err = reference(scene(), tc.law, tc.dt, steps); err != nil {
 				return err
 			}
 		}
 		d := mpi.DimsCreate(c.Size(), 2)
-		cfg := Config{Lo: [2]float64{0, 0}, Hi: [2]float64{4, 2}, Dims: [2]int{d[0], d[1]}, NewLaw: grLaw}
+		cfg := Config{Lo: [2]float64{0, 0}, Hi: [2]float64{4, 2}, Dims: [2]int{d[0], d[1]}, NewLaw: tc.law}
 		var worst float64
 		var crossing int
 		err := distributed(c, sys, cfg, steps, func(k int, q, v []float64, _ [2]float64, st Stats) error {
@@ -155,8 +199,9 @@ func grScenario(c mpi.Comm) error {
 			return err
 		}
 		if c.Rank() == 0 {
-			fmt.Printf("%d ranks, %d balls, c = %v, h = %v: largest difference from one process over %d steps %.3g; contacts of crossing islands solved on root: %d\n",
-				c.Size(), tc.n, tc.cor, tc.dt, steps, worst, crossing)
+			name, _ := tc.law()
+			fmt.Printf("%s, %d ranks, %d balls, drum %v, c = %v, h = %v: largest difference from one process over %d steps %.3g; contacts of crossing islands solved on root: %d\n",
+				name.Name(), c.Size(), tc.n, tc.drum, tc.cor, tc.dt, steps, worst, crossing)
 			if c.Size() > 1 && crossing == 0 {
 				return fmt.Errorf("%d ranks: no island crossed a subdomain boundary; the test proves nothing", c.Size())
 			}
