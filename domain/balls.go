@@ -216,6 +216,11 @@ func New(c mpi.Comm, sys *ball2d.System, cfg Config) (*Balls, error) {
 			b.own = append(b.own, bl)
 		}
 	}
+	// A subdomain narrower than the interaction halo is refused before the
+	// first step (later steps check again: speeds change).
+	if _, err := b.halo(); err != nil {
+		return nil, err
+	}
 	return b, nil
 }
 

@@ -16,6 +16,12 @@ type usageError struct{ err error }
 func (e usageError) Error() string { return e.err.Error() }
 func (e usageError) Unwrap() error { return e.err }
 
+// exitStatus ends a command with a status and no message of its own: an
+// MPI rank whose error another rank reports.
+type exitStatus int
+
+func (e exitStatus) Error() string { return fmt.Sprintf("exit status %d", int(e)) }
+
 func badInput(format string, args ...any) error {
 	return usageError{fmt.Errorf(format, args...)}
 }
@@ -32,6 +38,10 @@ func run(args []string, stdout, stderr io.Writer) int {
 	err := dispatch(args, stdout, stderr)
 	if err == nil {
 		return 0
+	}
+	var st exitStatus
+	if errors.As(err, &st) {
+		return int(st)
 	}
 	fmt.Fprintf(stderr, "impactsim: %v\n", err)
 	var ue usageError

@@ -6,6 +6,7 @@ import (
 	"math"
 	"path/filepath"
 
+	"impactsim/ball2d"
 	"impactsim/domain"
 	"impactsim/mpi"
 	"impactsim/runner"
@@ -36,59 +37,36 @@ func underMpirun() (bool, error) {
 // rank 0 drives the run with the same driver as one process, so the run
 // directory (trajectory.csv, energy.csv, summary.json, VTK) is the
 // one-process run's, with the state gathered every step; the other ranks
-// write nothing. A rank that fails aborts the job with a line naming it.
+// write nothing. Bad input is refused before anything is written (exit
+// status 2, one message); a rank that fails during the run aborts the job
+// with a line naming it.
 func runMPI(c *runConfig, stdout, stderr io.Writer) error {
 	world, err := mpi.Init()
 	if err != nil {
 		return err
 	}
+	r, cfg, start, setupErr := setupMPI(world, c)
+	// Every rank sets up alone (a file one node cannot read must not leave
+	// the others waiting in a collective), then all agree: the lowest rank
+	// that failed reports, every rank exits with status 2 and writes
+	// nothing.
+	if err := agree(world, setupErr, stderr); err != nil {
+		return err
+	}
+	b, err := domain.New(world, start, cfg)
+	if err != nil {
+		err = fmt.Errorf("run: %s: %w", c.sceneArg, err)
+	}
+	if err := agree(world, err, stderr); err != nil {
+		return err
+	}
+	b.N = r.Stepper.N
 	fail := func(err error) error {
 		if world.Size() > 1 {
 			world.Abort(1, err.Error()) // does not return
 		}
 		return err
 	}
-	sc, name, err := loadScene(c.sceneArg)
-	if err != nil {
-		return fail(err)
-	}
-	r, err := scenario.NewBall2D(sc, c.opts)
-	if err != nil {
-		return fail(usageError{err})
-	}
-	if r.Stepper.Correction() != nil {
-		return fail(badInput("run: %s: position correction is not decomposed across ranks; add --position-correction off", c.sceneArg))
-	}
-	if c.out == "" {
-		c.out = filepath.Join("out", name)
-	}
-	if c.end == 0 {
-		c.end = sc.EndTime
-	}
-	if c.end == 0 {
-		c.end = 1
-	}
-	cfg := domain.Config{NewLaw: func() (sim.ContactLaw, error) { return r.Stepper.Law, nil }, Pool: r.Pool}
-	cfg.Lo, cfg.Hi = region(r)
-	d := mpi.DimsCreate(world.Size(), 2)
-	if cfg.Hi[1]-cfg.Lo[1] > cfg.Hi[0]-cfg.Lo[0] {
-		d[0], d[1] = d[1], d[0]
-	}
-	cfg.Dims = [2]int{d[0], d[1]}
-	// A checkpoint holds the whole system's state, whatever the number of
-	// ranks that wrote it: every rank reads it and keeps its balls.
-	start := *r.Sys
-	if c.resume != "" {
-		if err := readStateAs("run", r.Stepper, c.resume, runner.Ball2D(r).Info().Scene); err != nil {
-			return fail(err)
-		}
-		start.Q, start.V = r.Stepper.Q, r.Stepper.V
-	}
-	b, err := domain.New(world, &start, cfg)
-	if err != nil {
-		return fail(usageError{fmt.Errorf("run: %s: %w", c.sceneArg, err)})
-	}
-	b.N = r.Stepper.N
 	n := r.Sys.N()
 	if world.Rank() != 0 {
 		if err := b.Follow(n); err != nil {
@@ -118,6 +96,79 @@ func runMPI(c *runConfig, stdout, stderr io.Writer) error {
 		runErr = err
 	}
 	return runErr
+}
+
+// setupMPI is one rank's set-up of runMPI: the scene, the system, the
+// decomposition's configuration and the starting state (the scene's, or
+// the checkpoint's, which holds the whole system's state whatever the
+// number of ranks that wrote it). Errors are bad input.
+func setupMPI(world mpi.Comm, c *runConfig) (*scenario.Ball2D, domain.Config, *ball2d.System, error) {
+	var cfg domain.Config
+	sc, name, err := loadScene(c.sceneArg)
+	if err != nil {
+		return nil, cfg, nil, err
+	}
+	r, err := scenario.NewBall2D(sc, c.opts)
+	if err != nil {
+		return nil, cfg, nil, usageError{err}
+	}
+	if r.Stepper.Correction() != nil {
+		return nil, cfg, nil, badInput("run: %s: position correction is not decomposed across ranks; add --position-correction off", c.sceneArg)
+	}
+	if c.out == "" {
+		c.out = filepath.Join("out", name)
+	}
+	if c.end == 0 {
+		c.end = sc.EndTime
+	}
+	if c.end == 0 {
+		c.end = 1
+	}
+	cfg = domain.Config{NewLaw: func() (sim.ContactLaw, error) { return r.Stepper.Law, nil }, Pool: r.Pool}
+	cfg.Lo, cfg.Hi = region(r)
+	d := mpi.DimsCreate(world.Size(), 2)
+	if cfg.Hi[1]-cfg.Lo[1] > cfg.Hi[0]-cfg.Lo[0] {
+		d[0], d[1] = d[1], d[0]
+	}
+	cfg.Dims = [2]int{d[0], d[1]}
+	start := *r.Sys
+	if c.resume != "" {
+		if err := readStateAs("run", r.Stepper, c.resume, runner.Ball2D(r).Info().Scene); err != nil {
+			return nil, cfg, nil, err
+		}
+		start.Q, start.V = r.Stepper.Q, r.Stepper.V
+	}
+	return r, cfg, &start, nil
+}
+
+// agree is a collective check of a step every rank took: nil when no rank
+// failed; otherwise the lowest failing rank writes its error to stderr
+// (one message), every rank waits for that, finalizes MPI and exits with
+// status 2 (bad input) without a message of its own.
+func agree(world mpi.Comm, err error, stderr io.Writer) error {
+	me := float64(world.Size())
+	if err != nil {
+		me = float64(world.Rank())
+	}
+	first := []float64{0}
+	if e := world.Allreduce([]float64{me}, first, mpi.Min); e != nil {
+		return e
+	}
+	if int(first[0]) == world.Size() {
+		return nil
+	}
+	if int(first[0]) == world.Rank() {
+		if world.Size() > 1 {
+			fmt.Fprintf(stderr, "impactsim: rank %d of %d: %v\n", world.Rank(), world.Size(), err)
+		} else {
+			fmt.Fprintf(stderr, "impactsim: %v\n", err)
+		}
+	}
+	// The others must not exit (and have mpirun end the job) before the
+	// message is out.
+	world.Barrier()
+	mpi.Finalize()
+	return exitStatus(2)
 }
 
 // region is the decomposed region of a ball scene: the box of the balls'

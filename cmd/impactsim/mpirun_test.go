@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -201,6 +202,33 @@ func TestMPICheckpointOtherRankCount(t *testing.T) {
 	for _, d := range []string{"r4", "r1"} {
 		if got := lastFrame(t, filepath.Join(dir, d)); got != full {
 			t.Errorf("%s: end state differs from the uninterrupted run's", d)
+		}
+	}
+}
+
+// Bad input under mpirun (here: 4 subdomains of a three-ball cradle, each
+// narrower than the interaction halo; a scene with position correction)
+// is refused before anything is written: exit status 2 and one message.
+func TestMPIBadInput(t *testing.T) {
+	skipWithoutMPI(t)
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"run", "builtin:newtons_cradle", "--end", "1"}, "exceeds the subdomain width"},
+		{[]string{"run", "builtin:drum_drop_1000", "--end", "1"}, "add --position-correction off"},
+	} {
+		dir := filepath.Join(t.TempDir(), "out")
+		out, err := mpiCommand(4, nil, append(tc.args, "--quiet", "--out", dir)...).CombinedOutput()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+			t.Errorf("%v: got %v, want exit status 2\n%s", tc.args, err, out)
+		}
+		if n := strings.Count(string(out), tc.want); n != 1 {
+			t.Errorf("%v: %d messages containing %q, want 1:\n%s", tc.args, n, tc.want, out)
+		}
+		if _, err := os.Stat(dir); !os.IsNotExist(err) {
+			t.Errorf("%v: the run directory was created", tc.args)
 		}
 	}
 }
