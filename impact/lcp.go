@@ -40,6 +40,9 @@ type lcpSolve struct {
 	// contacts, its violator indices and its running λ instead of copying
 	// the violators' columns, bodies, velocities and factors.
 	colMap []int
+	// guess, when set (indexed by g's columns), is the islands' initial
+	// guess (the position projection's previous working set).
+	guess []float64
 	// warm, when set, supplies the islands' initial guesses and records
 	// this call's impulses for the next (Config.WarmStart).
 	warm   *warmStart
@@ -48,7 +51,7 @@ type lcpSolve struct {
 	// skipFeasible makes an island whose every bⱼ = εⱼuⱼ is ≥ 0 get
 	// y = 0 (its exact solution) without assembling or solving it; the
 	// position projection sets it (most islands of a pile have no
-	// penetrating contact). Without colMap only.
+	// penetrating contact). With colMap nothing is added to y for it.
 	skipFeasible bool
 }
 
@@ -116,8 +119,10 @@ func (s *lcpSolve) solve(g *mech.Cols, minv *mech.BlockDiag, bodies []int, u, ep
 	for c := 0; c < s.isl.n(); c++ {
 		cols := s.isl.cols(c)
 		if s.skipFeasible && s.feasible(cols) {
-			for _, j := range cols {
-				y[j] = 0
+			if s.colMap == nil {
+				for _, j := range cols {
+					y[j] = 0
+				}
 			}
 			continue
 		}
@@ -183,6 +188,9 @@ func (s *lcpSolve) solve(g *mech.Cols, minv *mech.BlockDiag, bodies []int, u, ep
 // (every εⱼuⱼ ≥ 0).
 func (s *lcpSolve) feasible(cols []int) bool {
 	for _, j := range cols {
+		if s.colMap != nil {
+			j = s.colMap[j]
+		}
 		if s.eps[j]*s.u[j] < 0 {
 			return false
 		}
@@ -241,6 +249,10 @@ func (s *lcpSolve) island(w, i int) {
 	}
 	if s.warm != nil {
 		s.warm.guess(s.bodies, s.minv.NumBlocks(), gcols, ws.y)
+	} else if s.guess != nil {
+		for a, j := range gcols {
+			ws.y[a] = s.guess[j]
+		}
 	}
 	ws.prob = qp.Problem{A: &ws.A, B: ws.b}
 	r, err := ws.solver.Solve(&ws.prob, ws.y)

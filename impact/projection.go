@@ -2,6 +2,7 @@ package impact
 
 import (
 	"fmt"
+	"slices"
 
 	"impactsim/mech"
 	"impactsim/par"
@@ -23,13 +24,40 @@ import (
 // normal velocities Gᵀv: the same island splitter, Delassus assembly and
 // exact QP solvers (qp.Auto by default), bitwise independent of the number
 // of workers. Δq is unique (M is positive definite on the moving bodies)
-// even where μ is not. An island whose contacts all have gᵢ ≥ 0 gets
-// μ = 0 without a solve. The position correction of package sim
+// even where μ is not. The position correction of package sim
 // (sim.Correction) iterates it with gaps re-evaluated after each
 // displacement.
+//
+// Working set. In a pile every contact of the step is in one island of
+// thousands, although few of them penetrate. Solve therefore starts from
+// the contacts with gᵢ < Margin (the working set W) and solves (P2)
+// restricted to W, island by island (islands of W whose gaps are all
+// ≥ 0 get μ = 0 without a solve). A contact j outside W has μⱼ = 0, and
+// the restricted solution solves (P2) exactly when every such j has
+// wⱼ = gⱼ + ∇gⱼᵀΔq ≥ 0; the contacts that violate it join W and the
+// islands of W that they join are solved again (from the multipliers
+// found so far), until none does. The answer is
+// (P2)'s, found on islands of the penetrating contacts and their near
+// neighbours instead of the whole pile; W depends only on the values of g
+// and Δq, so the result is still independent of the worker count (and of
+// the contacts' order up to rounding).
 type Projection struct {
+	// Margin (a length ≥ 0) is the gap below which a contact starts in the
+	// working set; 0: only the penetrating ones.
+	Margin float64
+
 	ker  lcpSolve
 	ones []float64
+	// the working set: its columns, in order, and membership per column
+	// (1: joined in the last round); r and dq hold Gμ and Δq = M⁻¹Gμ; isl
+	// splits the working set, sub lists the columns of the islands to
+	// solve again, guess their multipliers so far
+	idx   []int
+	in    []int8
+	r, dq []float64
+	isl   islands
+	sub   []int
+	guess []float64
 }
 
 // NewProjection returns the projection with the named QP solver
@@ -49,7 +77,8 @@ func (pr *Projection) SetPool(pool *par.Pool) { pr.ker.setPool(pool) }
 
 // Solve writes the multipliers μ ≥ 0 of (P2) for the contacts of p (its
 // G, MInv and Bodies; V, CoR, Mu, D and the known relative velocities are
-// not read) and gaps gap (len m) into mu (len m). Stats.Solves is 1;
+// not read) and gaps gap (len m) into mu (len m). Stats.Solves is 1,
+// Iterations the rounds of the working set (restricted solves);
 // SolverIterations and Residual are those of the island solves. It does
 // not allocate once its workspaces have grown.
 func (pr *Projection) Solve(p *mech.Problem, gap, mu []float64) (mech.Stats, error) {
@@ -66,10 +95,98 @@ func (pr *Projection) Solve(p *mech.Problem, gap, mu []float64) (mech.Stats, err
 			pr.ones[i] = 1
 		}
 	}
-	st, err := pr.ker.solve(&p.G, &p.MInv, p.Bodies, gap, pr.ones[:m], mu)
-	st.Iterations = 1
-	if err != nil {
-		return st, fmt.Errorf("impact: position projection on %d contacts: %w", m, err)
+	if len(pr.in) < m {
+		pr.in = make([]int8, m+m/4)
+	}
+	in := pr.in[:m]
+	pr.idx = pr.idx[:0]
+	for j, g := range gap {
+		in[j] = 0
+		if g < pr.Margin {
+			in[j] = 1
+			pr.idx = append(pr.idx, j)
+		}
+	}
+	clear(mu)
+	st := mech.Stats{Solves: 1}
+	defer func() { pr.ker.colMap, pr.ker.guess = nil, nil }()
+	solve := pr.idx
+	for round := 1; len(solve) > 0; round++ {
+		pr.ker.colMap = solve
+		st.Iterations = round
+		rs, err := pr.ker.solve(&p.G, &p.MInv, p.Bodies, gap, pr.ones[:m], mu)
+		st.SolverIterations += rs.SolverIterations
+		st.Residual = max(st.Residual, rs.Residual)
+		if rs.Largest > st.Largest {
+			st.Largest, st.Method = rs.Largest, rs.Method
+		}
+		if err != nil {
+			return st, fmt.Errorf("impact: position projection on %d contacts (%d in its working set, round %d): %w", m, len(pr.idx), round, err)
+		}
+		if len(pr.idx) == m || !pr.expand(p, gap, mu, in) {
+			return st, nil
+		}
+		solve = pr.rejoin(p, mu, in)
+		pr.ker.guess = pr.guess
 	}
 	return st, nil
+}
+
+// rejoin puts the contacts that joined the working set (in[j] = 2) into it
+// (pr.idx, in[j] = 1) and returns the columns of the working set's
+// islands that hold one of them, in column order, with their multipliers
+// moved from mu to pr.guess (mu is 0 there). The other islands are those
+// of the last round, solved.
+func (pr *Projection) rejoin(p *mech.Problem, mu []float64, in []int8) []int {
+	pr.idx = pr.idx[:0]
+	for j, v := range in {
+		if v != 0 {
+			pr.idx = append(pr.idx, j)
+		}
+	}
+	pr.isl.split(len(pr.idx), p.MInv.NumBlocks(), p.Bodies, pr.idx)
+	pr.guess = grow(pr.guess, len(mu))
+	pr.sub = pr.sub[:0]
+	for c := 0; c < pr.isl.n(); c++ {
+		cols := pr.isl.cols(c)
+		joined := false
+		for _, k := range cols {
+			if in[pr.idx[k]] == 2 {
+				joined = true
+				break
+			}
+		}
+		if !joined {
+			continue
+		}
+		for _, k := range cols {
+			j := pr.idx[k]
+			pr.sub = append(pr.sub, j)
+			pr.guess[j], mu[j] = mu[j], 0
+		}
+	}
+	for _, j := range pr.idx {
+		in[j] = 1
+	}
+	slices.Sort(pr.sub)
+	return pr.sub
+}
+
+// expand marks (in[j] = 2) every contact outside the working set whose
+// linearized gap gⱼ + ∇gⱼᵀΔq, Δq = M⁻¹Gμ, is negative, and reports
+// whether there is one.
+func (pr *Projection) expand(p *mech.Problem, gap, mu []float64, in []int8) bool {
+	n := p.MInv.N()
+	pr.r = grow(pr.r, n)
+	pr.dq = grow(pr.dq, n)
+	clear(pr.r)
+	p.G.AddMulVec(pr.r, mu)
+	p.MInv.MulVec(pr.dq, pr.r)
+	added := false
+	for j, g := range gap {
+		if in[j] == 0 && g+p.G.ColDot(j, pr.dq) < 0 {
+			in[j], added = 2, true
+		}
+	}
+	return added
 }

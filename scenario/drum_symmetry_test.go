@@ -36,24 +36,32 @@ func TestDrumDropMirrorSymmetry(t *testing.T) {
 	if testing.Short() {
 		t.Skip("2 s")
 	}
-	t.Run("auto", func(t *testing.T) { drumDropMirror(t, Options{}) })
+	t.Run("auto", func(t *testing.T) { drumDropMirror(t, Options{}, 0) })
 	// Every island of two or more contacts through the interior-point
 	// solver (in the run itself only islands above 160 contacts use it).
-	t.Run("interior", func(t *testing.T) { drumDropMirror(t, Options{Solver: "interior"}) })
+	t.Run("interior", func(t *testing.T) { drumDropMirror(t, Options{Solver: "interior"}, 0) })
 	// Island solves started from the previous steps' impulses.
-	t.Run("warm", func(t *testing.T) { drumDropMirror(t, Options{WarmStart: true}) })
-	// With the position correction after every step: its projections are
-	// mirror-symmetric to rounding (the asymmetry is 1.8e-15 at step 124,
-	// when the corrections of missed collisions begin to differ in their
-	// rounding, and 5.1e-10 at step 200, against 7.1e-12 without). With
-	// IMPACTSIM_LONG=1: 1e-3 is first exceeded at step 263 (278 without
-	// the correction, 277 with it but without the missed-contact search):
-	// the corrected trajectory, in which balls no longer pass through each
-	// other, amplifies rounding faster.
-	t.Run("correction", func(t *testing.T) { drumDropMirror(t, Options{Correction: CorrectionOptions{Mode: "on"}}) })
+	t.Run("warm", func(t *testing.T) { drumDropMirror(t, Options{WarmStart: true}, 0) })
+	// With the position correction after every step. Its passes are
+	// exactly mirror-symmetric (the state is bitwise symmetric through
+	// step 123, corrections included: asserted through 120). In every
+	// variant the first asymmetry is a 1-ulp difference between the GR
+	// impulses of mirror contacts in one island solve — step 144 (auto),
+	// 131 (interior), 141 (warm); with the correction step 124, on its
+	// different trajectory (contacts (402,403) and (496,497)). The pile
+	// then amplifies it at the same rate with and without the correction:
+	// 5.1e-10 at step 200 (7.1e-12 without); with IMPACTSIM_LONG=1, 1e-8 is
+	// first exceeded at step 220 (234 without) and 1e-3 at step 263 (278
+	// without). Issue 18 asked for symmetry at least as long as without
+	// the correction: not met, by 15 steps, for want of an impact operator
+	// whose island solves are invariant under the mirror permutation.
+	t.Run("correction", func(t *testing.T) { drumDropMirror(t, Options{Correction: CorrectionOptions{Mode: "on"}}, 120) })
 }
 
-func drumDropMirror(t *testing.T, opt Options) {
+// drumDropMirror drops the 100×100 grid with options opt: its state must be
+// exactly mirror-symmetric through step exact and within 1e-8 through step
+// 200.
+func drumDropMirror(t *testing.T, opt Options, exact int) {
 	const k = 100
 	opt.Operator, opt.Workers = "gr", -1
 	r, err := NewBall2D(scene.DrumGrid(k*k, "drop", 1), opt)
@@ -69,11 +77,19 @@ func drumDropMirror(t *testing.T, opt Options) {
 	if long {
 		steps = 2000
 	}
+	first := 0
 	for s := 1; s <= steps; s++ {
 		if err := r.Stepper.Step(); err != nil {
 			t.Fatal(err)
 		}
 		a := max(drumMirrorAsymmetry(k, r.Stepper.Q), drumMirrorAsymmetry(k, r.Stepper.V))
+		if a > 0 && first == 0 {
+			first = s
+			t.Logf("step %d: first asymmetry, %.3g", s, a)
+		}
+		if s <= exact && a != 0 {
+			t.Fatalf("step %d: mirror asymmetry %.3g, want exactly 0 through step %d", s, a, exact)
+		}
 		if s <= 200 && a > 1e-8 {
 			t.Fatalf("step %d: mirror asymmetry %.3g > 1e-8", s, a)
 		}

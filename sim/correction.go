@@ -162,6 +162,9 @@ func NewCorrector(sys PositionCorrectable, c Correction) (*Corrector, error) {
 		if err != nil {
 			return nil, fmt.Errorf("sim: position correction: %w", err)
 		}
+		// contacts within Tol of the target gap −Tol/2 (resting ones)
+		// start in the projection's working set
+		pr.Margin = c.Tol
 		k.proj = pr
 	}
 	return k, nil

@@ -364,15 +364,15 @@ func newStepLog(path string) (*stepLog, error) {
 		return nil, err
 	}
 	l := &stepLog{f: f, w: bufio.NewWriter(f)}
-	fmt.Fprintln(l.w, "step,t,constraints,iterations,solves,solver_iterations,residual,largest_island,largest_method,integration_s,detection_s,impact_s,correction_s,correction_passes,overlap_before,overlap,correction_pe,correction_contacts,correction_missed,correction_largest,correction_solver_iterations")
+	fmt.Fprintln(l.w, "step,t,constraints,iterations,solves,solver_iterations,residual,largest_island,largest_method,integration_s,detection_s,impact_s,correction_s,correction_passes,overlap_before,overlap,correction_pe,correction_contacts,correction_missed,correction_largest,correction_solver_iterations,correction_rounds")
 	return l, l.w.Flush()
 }
 
 func (l *stepLog) add(step int, t float64, s *sim.StepStats) error {
 	c := &s.Correction
-	fmt.Fprintf(l.w, "%d,%.6g,%d,%d,%d,%d,%.3g,%d,%s,%.6g,%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%d,%d,%d,%d\n", step, t, s.Contacts, s.Law.Iterations, s.Law.Solves,
+	fmt.Fprintf(l.w, "%d,%.6g,%d,%d,%d,%d,%.3g,%d,%s,%.6g,%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%d,%d,%d,%d,%d\n", step, t, s.Contacts, s.Law.Iterations, s.Law.Solves,
 		s.Law.SolverIterations, s.Law.Residual, s.Law.Largest, s.Law.Method, s.Integration.Seconds(), s.Detection.Seconds(), s.Impact.Seconds(),
-		c.Time.Seconds(), c.Passes, c.OverlapBefore, c.Overlap, c.PotentialChange, c.Contacts, c.Missed, c.Law.Largest, c.Law.SolverIterations)
+		c.Time.Seconds(), c.Passes, c.OverlapBefore, c.Overlap, c.PotentialChange, c.Contacts, c.Missed, c.Law.Largest, c.Law.SolverIterations, c.Law.Iterations)
 	if err := l.w.Flush(); err != nil {
 		return fmt.Errorf("bench: writing the per-step CSV: %w", err)
 	}
