@@ -23,6 +23,7 @@ type missed struct {
 	isMoved []bool  // per ball, true while a call runs
 	cellPtr []int32 // moved balls by cell (counting sort)
 	byCell  []int32
+	near    []bool // per cell: a moved ball in its 3×3 cells
 	key     []int32 // per moved ball: its cell
 	cand    []Contact
 	// extras found since the last BuildProblem, sorted by (Kind, Obj, I,
@@ -166,6 +167,22 @@ func (s *System) missedPairs(q []float64, tol, rmax, minX, minY, maxX, maxY floa
 		mf.cellPtr[c] = mf.cellPtr[c-1]
 	}
 	mf.cellPtr[0] = 0
+	// near: the cells whose 3×3 block holds a moved ball (most balls of a
+	// pile are tried against none, and skip the block with one look-up)
+	mf.near = grow(mf.near, nc)
+	clear(mf.near)
+	for cy := int32(0); cy < ny; cy++ {
+		for cx := int32(0); cx < nx; cx++ {
+			if c := cy*nx + cx; mf.cellPtr[c+1] == mf.cellPtr[c] {
+				continue
+			}
+			for yy := max(cy-1, 0); yy <= min(cy+1, ny-1); yy++ {
+				for xx := max(cx-1, 0); xx <= min(cx+1, nx-1); xx++ {
+					mf.near[yy*nx+xx] = true
+				}
+			}
+		}
+	}
 	// Every ball against the moved balls of its 3×3 cells, on the pool;
 	// the hits are gathered in chunk order (and sorted by the caller).
 	if mf.self != mf {
@@ -194,6 +211,9 @@ func (mf *missed) scanChunk(w, lo, hi int) {
 			continue // farther than h from every moved ball
 		}
 		cx, cy := int32(math.Floor(fx)), int32(math.Floor(fy))
+		if cx >= 0 && cy >= 0 && cx < nx && cy < ny && !mf.near[cy*nx+cx] {
+			continue
+		}
 		for yy := max(cy-1, 0); yy <= min(cy+1, ny-1); yy++ {
 			for xx := max(cx-1, 0); xx <= min(cx+1, nx-1); xx++ {
 				c := yy*nx + xx
