@@ -23,7 +23,7 @@ type missed struct {
 	isMoved []bool  // per ball, true while a call runs
 	cellPtr []int32 // moved balls by cell (counting sort)
 	byCell  []int32
-	near    []bool // per cell: a moved ball in its 3×3 cells
+	near    []bool  // per cell: a moved ball in its 3×3 cells
 	key     []int32 // per moved ball: its cell
 	cand    []Contact
 	// extras found since the last BuildProblem, sorted by (Kind, Obj, I,
