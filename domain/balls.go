@@ -125,16 +125,23 @@ type Balls struct {
 	own []ball // sorted by gid
 
 	// workspaces
-	loc          ball2d.System // owned balls and ghosts, in key order
-	all          []ball
-	qt, vt       []float64
-	vplus        []float64
-	scr          []float64
-	prob         mech.Problem
-	lambda       []float64
-	beta         []float64
-	kept         []ball2d.Contact
-	cross        []bool
+	loc             ball2d.System // owned balls and ghosts, in key order
+	all             []ball
+	qt, vt          []float64
+	vplus           []float64
+	scr             []float64
+	prob            mech.Problem
+	lambda          []float64
+	beta            []float64
+	kept            []ball2d.Contact
+	local, boundary []ball2d.Contact // classify's result
+	cross           []bool
+	// Root's crossing-island workspaces (solveCrossing)
+	cballs       []ball
+	ccons        []crossContact
+	ccs          []ball2d.Contact
+	cvplus, cres []float64
+	rbuf         []float64 // the crossing islands' v⁺ received from Root
 	gmsg, gq, gv []float64 // Gather
 	gin          [][]float64
 	ghosts, got  []ball

@@ -348,6 +348,7 @@ func (b *Balls) classify(cs []ball2d.Contact) (local, boundary []ball2d.Contact)
 			}
 		}
 	}
+	local, boundary = b.local[:0], b.boundary[:0]
 	for _, c := range b.kept {
 		r := c.I
 		if !free(r) {
@@ -359,6 +360,7 @@ func (b *Balls) classify(cs []ball2d.Contact) (local, boundary []ball2d.Contact)
 			local = append(local, c)
 		}
 	}
+	b.local, b.boundary = local, boundary
 	return local, boundary
 }
 
@@ -397,7 +399,9 @@ func (b *Balls) crossing(cs []ball2d.Contact) error {
 	// Message: nballs, then ball records, then contact records.
 	msg := b.out[0][:0]
 	msg = append(msg, 0)
-	seen := make(map[int32]bool)
+	// b.cross, free after classify, marks the balls already packed.
+	seen := b.cross[:len(b.all)]
+	clear(seen)
 	nb := 0
 	for _, c := range cs {
 		for _, i := range [2]int32{c.I, c.J} {
@@ -432,7 +436,7 @@ func (b *Balls) crossing(cs []ball2d.Contact) error {
 	if err != nil {
 		return err
 	}
-	var res []float64
+	res := b.rbuf
 	if b.cart.Rank() == root {
 		if res, err = b.solveCrossing(); err != nil {
 			return err
@@ -440,6 +444,9 @@ func (b *Balls) crossing(cs []ball2d.Contact) error {
 	}
 	t = time.Now()
 	res, err = mpi.Bcast(b.cart, root, tagResult, res)
+	if b.cart.Rank() != root {
+		b.rbuf = res
+	}
 	b.Last.Comm += time.Since(t)
 	if b.cart.Rank() == root {
 		b.Last.BytesSent += 8 * len(res) * (b.cart.Size() - 1)
@@ -470,8 +477,8 @@ type crossContact struct {
 // solveCrossing is Root's part of crossing: the merged problem of every
 // crossing island, solved, as (gid, v⁺x, v⁺y) triples.
 func (b *Balls) solveCrossing() ([]float64, error) {
-	var balls []ball
-	var cons []crossContact
+	balls, cons := b.cballs[:0], b.ccons[:0]
+	defer func() { b.cballs, b.ccons = balls[:0], cons[:0] }()
 	for _, m := range b.gath {
 		if len(m) == 0 {
 			continue
@@ -518,7 +525,10 @@ func (b *Balls) solveCrossing() ([]float64, error) {
 	n := len(balls)
 	s.Q, s.V = grow(s.Q, 2*n), grow(s.V, 2*n)
 	s.M, s.R = grow(s.M, n), grow(s.R, n)
-	s.Fixed = make([]bool, n)
+	if cap(s.Fixed) < n {
+		s.Fixed = make([]bool, n, n+n/4+16)
+	}
+	s.Fixed = s.Fixed[:n]
 	for i := range balls {
 		a := &balls[i]
 		s.Q[2*i], s.Q[2*i+1], s.V[2*i], s.V[2*i+1] = a.x, a.y, a.vx, a.vy
@@ -528,20 +538,23 @@ func (b *Balls) solveCrossing() ([]float64, error) {
 		i, _ := slices.BinarySearchFunc(balls, g, func(a ball, g int64) int { return cmp.Compare(a.gid, g) })
 		return int32(i)
 	}
-	cs := make([]ball2d.Contact, len(cons))
+	cs := b.ccs[:0]
 	for k := range cons {
 		c := cons[k].c
 		c.I, c.J = idx(cons[k].gi), -1
 		if cons[k].gj >= 0 {
 			c.J = idx(cons[k].gj)
 		}
-		cs[k] = c
+		cs = append(cs, c)
 	}
-	vplus := make([]float64, 2*n)
+	b.ccs = cs
+	b.cvplus = grow(b.cvplus, 2*n)
+	vplus := b.cvplus
 	if err := b.solve(s, cs, vplus, &b.bprob); err != nil {
 		return nil, fmt.Errorf("%d contacts on rank %d: %w", len(cs), b.cart.Rank(), err)
 	}
-	res := make([]float64, 0, 3*n)
+	res := b.cres[:0]
+	defer func() { b.cres = res }()
 	for i := range balls {
 		if !balls[i].fixed {
 			res = append(res, float64(balls[i].gid), vplus[2*i], vplus[2*i+1])
