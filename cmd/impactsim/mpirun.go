@@ -14,20 +14,19 @@ import (
 	"impactsim/sim"
 )
 
-// underMpirun reports whether `run` was started by mpirun and must run as
-// one rank of a distributed job. A pure-Go build started on several ranks
-// is refused (every process would run the whole job and write the same
-// files).
+// underMpirun reports whether `run` was started by mpirun on several
+// ranks and must run as one rank of a distributed job. A job of one rank
+// has nothing to split: it runs the one-process path (the same states,
+// bitwise, without the decomposition's own work and without initialising
+// MPI). A pure-Go build started on several ranks is refused (every
+// process would run the whole job and write the same files).
 func underMpirun() (bool, error) {
 	n := mpi.JobSize()
-	if n == 0 {
+	if n <= 1 {
 		return false, nil
 	}
 	if !mpi.Enabled {
-		if n > 1 {
-			return false, badInput("run: started by mpirun on %d ranks, but this impactsim was built without MPI (build it with CGO_ENABLED=1 go build -tags mpi ./cmd/impactsim)", n)
-		}
-		return false, nil
+		return false, badInput("run: started by mpirun on %d ranks, but this impactsim was built without MPI (build it with CGO_ENABLED=1 go build -tags mpi ./cmd/impactsim)", n)
 	}
 	return true, nil
 }
