@@ -121,8 +121,9 @@ type Layer struct {
 	Cfg    Config
 	Sys    *spheres.System
 	Motion motion.Motion
-	// N is the number of steps taken; the time is N·h.
+	// N is the number of steps taken and T the time.
 	N     int
+	T     float64
 	floor spheres.Plane // the floor at the motion's reference
 	imp   spheres.ImpactConfig
 }
@@ -169,8 +170,18 @@ func New(c Config) (*Layer, error) {
 // SetPool makes the steps run on pool (results do not depend on it).
 func (y *Layer) SetPool(pool *par.Pool) { y.Sys.SetPool(pool) }
 
-// Time returns the simulated time N·h.
-func (y *Layer) Time() float64 { return float64(y.N) * y.Cfg.H }
+// Time returns the simulated time.
+func (y *Layer) Time() float64 { return y.T }
+
+// SetStep changes the time step for the following steps (Table 3's
+// timings from one warmed-up state).
+func (y *Layer) SetStep(h float64) error {
+	if !(h > 0) || math.IsInf(h, 0) {
+		return fmt.Errorf("patterns: time step %v, want h > 0", h)
+	}
+	y.Cfg.H, y.imp.H = h, h
+	return nil
+}
 
 // Cycles returns the number of drive periods simulated, f·t.
 func (y *Layer) Cycles() float64 { return y.Cfg.Frequency() * y.Time() }
@@ -185,6 +196,7 @@ func (y *Layer) Step() (spheres.ImpactStats, error) {
 		return st, fmt.Errorf("patterns: step %d (t = %.6g s): %w", y.N+1, t, err)
 	}
 	y.N++
+	y.T = t + y.Cfg.H
 	return st, nil
 }
 

@@ -237,17 +237,19 @@ type workspace struct {
 	nb nbgsWork
 
 	// collision integrator (StepImpact)
-	alg4    bool // detect at the free-flight prediction (Alg. 4)
-	fFlight func(_, lo, hi int)
-	isl     islandSet
-	iw      []islandWork // per worker, then the pooled law
-	law     Law
-	lawMu   float64
-	lawSet  bool
-	lawPool *par.Pool
-	moving  bool
-	v0      float64
-	fIsland func(w, i int)
+	alg4     bool // detect at the free-flight prediction (Alg. 4)
+	fFlight  func(_, lo, hi int)
+	xp       []float64 // the free-flight prediction of the centres
+	fPredict func(_, lo, hi int)
+	isl      islandSet
+	iw       []islandWork // per worker, then the pooled law
+	law      Law
+	lawMu    float64
+	lawSet   bool
+	lawPool  *par.Pool
+	moving   bool
+	v0       float64
+	fIsland  func(w, i int)
 
 	// periodic sides: per-direction cell sizes of the broad phase, and
 	// whether a periodic side is shorter than three cells
@@ -436,6 +438,18 @@ func (s *System) detect(h, eps float64) {
 	n := s.N()
 	w.margin = s.margin(h)
 	w.eps, w.h = eps, h
+	if w.alg4 {
+		w.xp = growF(w.xp, 3*n)
+		if w.fPredict == nil {
+			w.fPredict = func(_, lo, hi int) {
+				for i := lo; i < hi; i++ {
+					p := s.predicted(i)
+					copy(s.work.xp[3*i:3*i+3], p[:])
+				}
+			}
+		}
+		s.pool.For(n, 4096, w.fPredict)
+	}
 	s.grid(2*s.maxRadius() + w.margin)
 	cells := w.dims[0] * w.dims[1] * w.dims[2]
 	nch := s.pool.Chunks(cells, 256)
@@ -529,17 +543,17 @@ func (s *System) pair(out []contact, pen float64, i, j int) ([]contact, float64)
 		}
 	}
 	rr := s.R[i] + s.R[j]
-	lim := rr + w.margin
 	d2 := d[0]*d[0] + d[1]*d[1] + d[2]*d[2]
-	if d2 >= lim*lim {
-		return out, pen
-	}
 	if w.alg4 {
-		pi, pj := s.predicted(i), s.predicted(j)
-		e := [3]float64{pi[0] - pj[0] + shift[0], pi[1] - pj[1] + shift[1], pi[2] - pj[2]}
-		if e[0]*e[0]+e[1]*e[1]+e[2]*e[2] > rr*rr {
+		// the prediction decides (the same image: a contact's reach is
+		// far below half a period)
+		pi, pj := w.xp[3*i:3*i+3], w.xp[3*j:3*j+3]
+		e0, e1, e2 := pi[0]-pj[0]+shift[0], pi[1]-pj[1]+shift[1], pi[2]-pj[2]
+		if e0*e0+e1*e1+e2*e2 > rr*rr {
 			return out, pen
 		}
+	} else if lim := rr + w.margin; d2 >= lim*lim {
+		return out, pen
 	}
 	l := math.Sqrt(d2)
 	if l == 0 {
@@ -573,9 +587,9 @@ func (s *System) wallChunk(ch, lo, hi int) {
 	for i := lo; i < hi; i++ {
 		x := s.X[3*i : 3*i+3]
 		r := s.R[i]
-		var xp [3]float64
+		var xp []float64
 		if w.alg4 {
-			xp = s.predicted(i)
+			xp = w.xp[3*i : 3*i+3]
 		}
 		for k := range s.Planes {
 			pl := &s.Planes[k]
@@ -602,7 +616,7 @@ func (s *System) wallChunk(ch, lo, hi int) {
 			}
 			d, n := bx.distance(x)
 			if w.alg4 {
-				if dp, _ := bx.distance(xp[:]); dp > r {
+				if dp, _ := bx.distance(xp); dp > r {
 					continue
 				}
 			} else if d-r >= m {
@@ -614,7 +628,7 @@ func (s *System) wallChunk(ch, lo, hi int) {
 			cy := &s.Cylinders[k]
 			d, n := cy.distance(x)
 			if w.alg4 {
-				if dp, _ := cy.distance(xp[:]); dp > r {
+				if dp, _ := cy.distance(xp); dp > r {
 					continue
 				}
 			} else if d-r >= m {

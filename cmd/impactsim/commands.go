@@ -40,6 +40,7 @@ func commandTable() []command {
 		{name: "bench drum", summary: "Table 2 of Smith et al.: balls in a drum, per-step timings", run: cmdBenchDrum},
 		{name: "bench pile", summary: "boxes or tori falling into a container, per-step timings", run: cmdBenchPile},
 		{name: "bench channel", summary: "channel flow: per-step time, contact updates per second per core, memory per sphere", run: cmdBenchChannel},
+		{name: "bench patterns", summary: "vibrated layer: per-step integration, detection, impact and friction times, GR iterations and\nconstraints (Smith et al. Table 3), allocations and memory per sphere", run: cmdBenchPatterns},
 		{name: "chain", summary: "three-ball chain post-impact velocities vs v_a (Zhang et al. Fig. 4): CSV + PNG", run: cmdChain},
 		{name: "cradle-disturb", summary: "spread of Newton's cradle outcomes vs disturbance size (Fig. 12): CSV + PNG", run: cmdCradleDisturb},
 		{name: "tower stable", args: "FILE|builtin:NAME", summary: "brick tower stability LP (Rote & Zwick): contact forces or the first unbalanced brick",

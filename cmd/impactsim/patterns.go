@@ -1,14 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"flag"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
+	"time"
 
+	"impactsim/output"
 	"impactsim/par"
 	"impactsim/patterns"
 	"impactsim/spheres"
@@ -124,4 +128,185 @@ func printPatternRun(w io.Writer, y *patterns.Layer, res patterns.Result, dir st
 		c.Point.Name, c.Point.FStar, c.Point.Gamma, c.N, c.H, spheres.Law{Operator: c.Operator, Friction: c.Friction}.Name(), res.Cost.Steps, y.Cycles(),
 		last.Lambda, last.LambdaOverH, patterns.Dispersion(c.Point.FStar), 100*(last.LambdaOverH/patterns.Dispersion(c.Point.FStar)-1), last.Peaks, c.Point.Peaks, last.Contrast,
 		res.Cost.Wall.Seconds()/float64(k), float64(res.Cost.Contacts)/float64(k), res.Cost.MaxIterations, res.Cost.MaxWallPenetration, dir)
+}
+
+// cmdBenchPatterns runs `bench patterns`: per-step costs of the vibrated
+// layer (Smith et al. Table 3's columns), from a warmed-up state.
+func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
+	fs := newFlags("bench patterns")
+	var o patternOpts
+	o.register(fs, "hexagons")
+	steps := count(fs, "steps", 20, 1, 1e9, "steps to time")
+	warm := fs.Float64("warm-cycles", 1, "drive periods to run before timing (not with --resume)")
+	dts := fs.String("table3", "", "comma-separated time steps to time one after the other from the warmed state (Table 3: 1e-3,5e-4,3e-4,2e-4,1e-4)")
+	save := outFile(fs, "save-state", "write the warmed state to this file")
+	resume := outFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth)")
+	cpuprofile := outFile(fs, "cpuprofile", "write a CPU profile (go tool pprof) of the timed steps to this file")
+	if _, err := parse(fs, args); err != nil {
+		return err
+	}
+	pts, err := o.points("bench patterns")
+	if err != nil {
+		return err
+	}
+	if !(*warm >= 0) || math.IsInf(*warm, 0) {
+		return badInput("bench patterns: --warm-cycles: expected a number ≥ 0, got %v", *warm)
+	}
+	hs := []float64{o.dt}
+	if *dts != "" {
+		hs = hs[:0]
+		for _, f := range strings.Split(*dts, ",") {
+			var h float64
+			if _, err := fmt.Sscan(strings.TrimSpace(f), &h); err != nil || !(h > 0) || math.IsInf(h, 0) {
+				return badInput("bench patterns: --table3: expected positive time steps, got %q", f)
+			}
+			hs = append(hs, h)
+		}
+	}
+	y, err := o.layer("bench patterns", pts[0])
+	if err != nil {
+		return err
+	}
+	pool := par.New(o.workers)
+	defer pool.Close()
+	y.SetPool(pool)
+	if *resume != "" {
+		f, err := os.Open(*resume)
+		if err != nil {
+			return badInput("bench patterns: --resume: %v", err)
+		}
+		err = y.ReadState(f)
+		f.Close()
+		if err != nil {
+			return usageError{fmt.Errorf("bench patterns: --resume %s: %w", *resume, err)}
+		}
+	} else if *warm > 0 {
+		var bar *output.Progress
+		ws := int(math.Round(*warm / y.Cfg.Frequency() / y.Cfg.H))
+		bar = output.NewProgress(stderr, float64(ws), "warming up")
+		for k := 0; k < ws; k++ {
+			if _, err := y.Step(); err != nil {
+				return err
+			}
+			bar.Update(float64(k + 1))
+		}
+		bar.Finish()
+	}
+	if *save != "" {
+		if err := output.WriteAtomic(*save, y.WriteState); err != nil {
+			return err
+		}
+	}
+	state := new(bytes.Buffer)
+	if len(hs) > 1 {
+		if err := y.WriteState(state); err != nil {
+			return err
+		}
+	}
+	c := &y.Cfg
+	fmt.Fprintf(stdout, "%s: f* = %.2f, Γ = %.1f, %d spheres (%.1fσ × %.1fσ, periodic), %s, %d workers, from t = %.4f s (%.2f cycles); loadavg %s\n",
+		c.Point.Name, c.Point.FStar, c.Point.Gamma, c.N, c.Side()/c.Sigma, c.Side()/c.Sigma, spheres.Law{Operator: c.Operator, Friction: c.Friction}.Name(), pool.Workers(), y.Time(), y.Cycles(), loadavg())
+	fmt.Fprintf(stdout, "%-9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %7s %7s %7s %8s %8s %8s %7s %9s\n", "h", "step", "integr", "detect", "det max", "det min", "impact", "imp max", "friction", "fr max", "fr min", "GR avg", "GR max", "GR min", "con avg", "con max", "con min", "allocs", "B/sphere")
+	var last layerRow
+	for i, h := range hs {
+		if i > 0 {
+			if err := y.ReadState(bytes.NewReader(state.Bytes())); err != nil {
+				return err
+			}
+		}
+		if err := y.SetStep(h); err != nil {
+			return badInput("bench patterns: %v", err)
+		}
+		stop, err := startCPUProfile(*cpuprofile)
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			stop()
+			stop = func() {}
+		}
+		row, err := benchLayer(y, *steps)
+		last = row
+		stop()
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(stdout, "%-9g %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %7.1f %7d %7d %8.0f %8d %8d %7.1f %9.0f\n", h,
+			row.wall, row.integ, row.det.avg, row.det.max, row.det.min, row.imp.avg, row.imp.max, row.fr.avg, row.fr.max, row.fr.min,
+			row.iter.avg, int(row.iter.max), int(row.iter.min), row.con.avg, int(row.con.max), int(row.con.min), row.allocs, row.bytes)
+	}
+	fmt.Fprintf(stdout, "islands per step %.0f (largest: %.0f contacts on average, %.0f at most)\n", last.islands.avg, last.largest.avg, last.largest.max)
+	fmt.Fprintf(stdout, "seconds per step (wall: step, integration, detection; impact and friction summed over the islands' solves); GR iterations per step (the most of an island); constraints per step; allocations per step; peak Go heap (HeapSys) per sphere\n")
+	return nil
+}
+
+type minMaxAvg struct{ min, max, avg float64 }
+
+func (m *minMaxAvg) add(x float64, k int) {
+	if k == 0 || x < m.min {
+		m.min = x
+	}
+	if k == 0 || x > m.max {
+		m.max = x
+	}
+	m.avg += x
+}
+
+type layerRow struct {
+	wall, integ      float64
+	det, imp, fr     minMaxAvg
+	iter, con        minMaxAvg
+	islands, largest minMaxAvg
+	allocs, bytes    float64
+}
+
+// benchLayer times steps of y after one untimed step (which grows the
+// workspaces to the state's size).
+func benchLayer(y *patterns.Layer, steps int) (layerRow, error) {
+	var r layerRow
+	if _, err := y.Step(); err != nil {
+		return r, err
+	}
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	t0 := time.Now()
+	for k := 0; k < steps; k++ {
+		st, err := y.Step()
+		if err != nil {
+			return r, err
+		}
+		r.integ += st.Integrate.Seconds()
+		r.det.add(st.Detect.Seconds(), k)
+		r.imp.add(st.Impact.Seconds(), k)
+		r.fr.add(st.Friction.Seconds(), k)
+		r.iter.add(float64(st.MaxIslandIterations), k)
+		r.con.add(float64(st.Contacts), k)
+		r.islands.add(float64(st.Islands), k)
+		r.largest.add(float64(st.LargestIsland), k)
+	}
+	r.wall = time.Since(t0).Seconds()
+	runtime.ReadMemStats(&m1)
+	n := float64(steps)
+	r.wall /= n
+	r.integ /= n
+	for _, m := range []*minMaxAvg{&r.det, &r.imp, &r.fr, &r.iter, &r.con, &r.islands, &r.largest} {
+		m.avg /= n
+	}
+	r.allocs = float64(m1.Mallocs-m0.Mallocs) / n
+	r.bytes = float64(m1.HeapSys) / float64(y.Sys.N())
+	return r, nil
+}
+
+// loadavg returns /proc/loadavg's first three fields ("?" elsewhere).
+func loadavg() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
 }
