@@ -56,6 +56,16 @@ type Config struct {
 	// Operator is the impact operator (gr, grr, qce, qce_lcp, lcp) and
 	// Friction the friction law (alg3 or blcp).
 	Operator, Friction string
+	// Solver names the QP solver of the operators' exact solves ("" or
+	// "auto": dense active set for small islands, interior point or MPRGP
+	// for large ones; "sparse": MPRGP; see package qp).
+	Solver string
+	// BoxedTol and BoxedMaxIter are the boxed LCP's tolerance and sweep
+	// cap (Friction "blcp"; 0: friction.BoxedLCP's defaults, 1e-12 and
+	// 10⁵ sweeps, which islands of 10⁵ contacts do not reach in minutes:
+	// the run goes on at the cap and counts the capped solves).
+	BoxedTol     float64
+	BoxedMaxIter int
 	// Seed seeds the jitter of the initial lattice and velocities.
 	Seed uint64
 }
@@ -113,7 +123,8 @@ func (c *Config) Amplitude() float64 {
 
 // Law returns the contact law of the layer.
 func (c *Config) Law() spheres.Law {
-	return spheres.Law{Operator: c.Operator, Friction: c.Friction, CoR: c.CoR, V0: math.Sqrt(c.G * c.Sigma)}
+	return spheres.Law{Operator: c.Operator, Friction: c.Friction, Solver: c.Solver, CoR: c.CoR, V0: math.Sqrt(c.G * c.Sigma),
+		BoxedTol: c.BoxedTol, BoxedMaxIter: c.BoxedMaxIter}
 }
 
 // Layer is a vibrated layer being simulated.

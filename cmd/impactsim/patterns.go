@@ -24,6 +24,9 @@ type patternOpts struct {
 	n                  int
 	dt, sigma, depth   float64
 	operator, friction string
+	solver             string
+	blcpTol            float64
+	blcpIters          int
 	workers            int
 	seed               uint64
 }
@@ -36,6 +39,9 @@ func (o *patternOpts) register(fs *flag.FlagSet, pattern string) {
 	fs.Float64Var(&o.depth, "depth", 5.4, "layer depth H/σ (the periodic cell's side is σ√(n/depth))")
 	fs.StringVar(&o.operator, "operator", "gr", "impact operator: "+strings.Join(spheresOperators(), ", "))
 	fs.StringVar(&o.friction, "friction", "alg3", "friction law: `alg3` (maximal dissipation, Smith et al. Alg. 3) or blcp (boxed LCP, Zhang et al.)")
+	fs.StringVar(&o.solver, "solver", "auto", "QP solver of the exact island solves: `auto` (dense active set, interior point or MPRGP by size) or sparse (MPRGP), dense, interior")
+	fs.Float64Var(&o.blcpTol, "blcp-tol", 1e-6, "boxed LCP: relative change of the impulses at which the sweeps stop (--friction blcp)")
+	countVar(fs, &o.blcpIters, "blcp-sweeps", 1000, 1, 1e8, "boxed LCP: sweep cap (at the cap the step goes on and is counted as capped)")
 	countVar(fs, &o.workers, "workers", 0, 0, maxWorkers, "goroutines (0: GOMAXPROCS); results do not depend on it")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the initial lattice's jitter and velocities")
 }
@@ -59,7 +65,11 @@ func (o *patternOpts) points(name string) ([]patterns.Point, error) {
 // layer builds the layer of point p (bad flags: exit 2).
 func (o *patternOpts) layer(name string, p patterns.Point) (*patterns.Layer, error) {
 	c := patterns.DefaultConfig(p)
-	c.N, c.H, c.Sigma, c.Depth, c.Operator, c.Friction, c.Seed = o.n, o.dt, o.sigma, o.depth, o.operator, o.friction, o.seed
+	c.N, c.H, c.Sigma, c.Depth, c.Operator, c.Friction, c.Solver, c.Seed = o.n, o.dt, o.sigma, o.depth, o.operator, o.friction, o.solver, o.seed
+	c.BoxedTol, c.BoxedMaxIter = o.blcpTol, o.blcpIters
+	if !(o.blcpTol > 0) || math.IsInf(o.blcpTol, 0) {
+		return nil, badInput("%s: --blcp-tol: expected a tolerance > 0, got %v", name, o.blcpTol)
+	}
 	if err := c.Check(); err != nil {
 		return nil, usageError{fmt.Errorf("%s: %w", name, err)}
 	}
@@ -137,7 +147,7 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 	var o patternOpts
 	o.register(fs, "hexagons")
 	steps := count(fs, "steps", 20, 1, 1e9, "steps to time")
-	warm := fs.Float64("warm-cycles", 1, "drive periods to run before timing (not with --resume)")
+	warm := fs.Float64("warm-cycles", 1, "drive periods to run before timing (after --resume: 0 unless given)")
 	dts := fs.String("table3", "", "comma-separated time steps to time one after the other from the warmed state (Table 3: 1e-3,5e-4,3e-4,2e-4,1e-4)")
 	save := outFile(fs, "save-state", "write the warmed state to this file")
 	resume := outFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth)")
@@ -180,7 +190,13 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return usageError{fmt.Errorf("bench patterns: --resume %s: %w", *resume, err)}
 		}
-	} else if *warm > 0 {
+	}
+	given := map[string]bool{}
+	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
+	if *resume != "" && !given["warm-cycles"] {
+		*warm = 0
+	}
+	if *warm > 0 {
 		var bar *output.Progress
 		ws := int(math.Round(*warm / y.Cfg.Frequency() / y.Cfg.H))
 		bar = output.NewProgress(stderr, float64(ws), "warming up")
@@ -206,7 +222,7 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 	c := &y.Cfg
 	fmt.Fprintf(stdout, "%s: f* = %.2f, Γ = %.1f, %d spheres (%.1fσ × %.1fσ, periodic), %s, %d workers, from t = %.4f s (%.2f cycles); loadavg %s\n",
 		c.Point.Name, c.Point.FStar, c.Point.Gamma, c.N, c.Side()/c.Sigma, c.Side()/c.Sigma, spheres.Law{Operator: c.Operator, Friction: c.Friction}.Name(), pool.Workers(), y.Time(), y.Cycles(), loadavg())
-	fmt.Fprintf(stdout, "%-9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %7s %7s %7s %8s %8s %8s %7s %9s\n", "h", "step", "integr", "detect", "det max", "det min", "impact", "imp max", "friction", "fr max", "fr min", "GR avg", "GR max", "GR min", "con avg", "con max", "con min", "allocs", "B/sphere")
+	fmt.Fprintf(stdout, "%-9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %7s %7s %7s %8s %8s %8s %7s %9s\n", "h", "step", "integr", "detect", "det max", "det min", "impact", "imp max", "imp min", "friction", "fr max", "fr min", "GR avg", "GR max", "GR min", "con avg", "con max", "con min", "allocs", "B/sphere")
 	var last layerRow
 	for i, h := range hs {
 		if i > 0 {
@@ -231,11 +247,11 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%-9g %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %7.1f %7d %7d %8.0f %8d %8d %7.1f %9.0f\n", h,
-			row.wall, row.integ, row.det.avg, row.det.max, row.det.min, row.imp.avg, row.imp.max, row.fr.avg, row.fr.max, row.fr.min,
+		fmt.Fprintf(stdout, "%-9g %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %7.1f %7d %7d %8.0f %8d %8d %7.1f %9.0f\n", h,
+			row.wall, row.integ, row.det.avg, row.det.max, row.det.min, row.imp.avg, row.imp.max, row.imp.min, row.fr.avg, row.fr.max, row.fr.min,
 			row.iter.avg, int(row.iter.max), int(row.iter.min), row.con.avg, int(row.con.max), int(row.con.min), row.allocs, row.bytes)
 	}
-	fmt.Fprintf(stdout, "islands per step %.0f (largest: %.0f contacts on average, %.0f at most)\n", last.islands.avg, last.largest.avg, last.largest.max)
+	fmt.Fprintf(stdout, "islands per step %.0f (largest: %.0f contacts on average, %.0f at most); %d capped solves in the last row's steps\n", last.islands.avg, last.largest.avg, last.largest.max, last.capped)
 	fmt.Fprintf(stdout, "seconds per step (wall: step, integration, detection; impact and friction summed over the islands' solves); GR iterations per step (the most of an island); constraints per step; allocations per step; peak Go heap (HeapSys) per sphere\n")
 	return nil
 }
@@ -257,6 +273,7 @@ type layerRow struct {
 	det, imp, fr     minMaxAvg
 	iter, con        minMaxAvg
 	islands, largest minMaxAvg
+	capped           int
 	allocs, bytes    float64
 }
 
@@ -283,6 +300,7 @@ func benchLayer(y *patterns.Layer, steps int) (layerRow, error) {
 		r.iter.add(float64(st.MaxIslandIterations), k)
 		r.con.add(float64(st.Contacts), k)
 		r.islands.add(float64(st.Islands), k)
+		r.capped += st.Law.Capped
 		r.largest.add(float64(st.LargestIsland), k)
 	}
 	r.wall = time.Since(t0).Seconds()
