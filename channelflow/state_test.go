@@ -44,6 +44,14 @@ func TestStateResume(t *testing.T) {
 	if !slices.Equal(a.Sys.X, b.Sys.X) || !slices.Equal(a.Sys.VW, b.Sys.VW) || a.Sys.N() != b.Sys.N() {
 		t.Fatalf("resumed flow differs: %d and %d spheres", a.Sys.N(), b.Sys.N())
 	}
+	// the resumed flow's statistics cover its own 150 steps: the mean
+	// sweeps lie between the cap's share and the cap (they once divided by
+	// all 270 steps)
+	tab := b.Table2(0)
+	capIt := float64(b.Cfg.Law.MaxIter)
+	if tab.MeanSweeps > capIt || tab.MeanSweeps < capIt*float64(tab.CappedSteps)/150 || b.Stats.Steps != 150 {
+		t.Errorf("resumed statistics: %d steps, %d capped, mean sweeps %v (cap %v)", b.Stats.Steps, tab.CappedSteps, tab.MeanSweeps, capIt)
+	}
 	c := tinyAfter(t, 0)
 	n0 := c.Sys.N()
 	bad := slices.Clone(state)

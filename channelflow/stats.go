@@ -26,9 +26,11 @@ type Stats struct {
 	// (at the start of a step), MaxWallPenetration that of a sphere and a
 	// wall.
 	MaxPenetration, MaxWallPenetration float64
-	// CappedSteps counts the steps whose sweeps stopped at their cap.
-	CappedSteps int
-	Iterations  int // sweeps over all steps
+	// Steps counts the steps since the statistics started (New, or
+	// ReadState: a resumed flow starts them afresh), CappedSteps those
+	// whose sweeps stopped at their cap.
+	Steps, CappedSteps int
+	Iterations         int // sweeps over those steps
 }
 
 func (s *Stats) reset() { *s = Stats{} }
@@ -36,6 +38,7 @@ func (s *Stats) reset() { *s = Stats{} }
 func (s *Stats) add(f *Flow, st *spheres.StepStats) {
 	s.MaxPenetration = math.Max(s.MaxPenetration, st.MaxPenetration)
 	s.MaxWallPenetration = math.Max(s.MaxWallPenetration, st.MaxWallPenetration)
+	s.Steps++
 	s.Iterations += st.Law.Iterations
 	if st.Law.Capped > 0 {
 		s.CappedSteps++
@@ -101,8 +104,8 @@ func (f *Flow) Table2(from int) Table2 {
 		}
 	}
 	t.Samples, t.Steps, t.CappedSteps = n, f.Steps, f.Stats.CappedSteps
-	if f.Steps > 0 {
-		t.MeanSweeps = float64(f.Stats.Iterations) / float64(f.Steps)
+	if f.Stats.Steps > 0 {
+		t.MeanSweeps = float64(f.Stats.Iterations) / float64(f.Stats.Steps)
 	}
 	return t
 }
