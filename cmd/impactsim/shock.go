@@ -33,8 +33,8 @@ func shockLaw(name string) (sim.ContactLaw, error) {
 		// default 1e-12 sits at the sweeps' rounding floor) and 5,000
 		// sweeps (a capped step goes on and is recorded in energy.csv).
 		return &friction.BoxedLCP{Normal: op, Tol: 1e-10, MaxIter: 5000}, nil
-	case "gr":
-		op, err := impact.New(impact.Config{Name: "gr"})
+	case "gr", "grr":
+		op, err := impact.New(impact.Config{Name: name})
 		if err != nil {
 			return nil, err
 		}
@@ -44,7 +44,7 @@ func shockLaw(name string) (sim.ContactLaw, error) {
 		}
 		return &sim.Staggered{Impact: op, Friction: fr}, nil
 	}
-	return nil, badInput("--operators: unknown model %q (want qce, gr)", name)
+	return nil, badInput("--operators: unknown model %q (want qce, gr, grr)", name)
 }
 
 // shockSettle drops the grains into the still container with the
@@ -194,7 +194,7 @@ func cmdShock(args []string, stdout, stderr io.Writer) error {
 	fs.Float64Var(&p.Amplitude, "amplitude", p.Amplitude, "amplitude `A` of the shake")
 	fs.Float64Var(&p.Frequency, "freq", p.Frequency, "frequency `F` of the shake (one period)")
 	fs.Float64Var(&p.Dt, "dt", p.Dt, "time step")
-	ops := fs.String("operators", "qce,gr", "models, comma-separated: qce (QCE-LCP with boxed-LCP friction), gr (GR with Alg. 3 friction)")
+	ops := fs.String("operators", "qce,gr", "models, comma-separated: qce (QCE-LCP with boxed-LCP friction), gr (GR with Alg. 3 friction), grr (generalized restitution with Alg. 3 friction: GR's model for c < 1 without its thousands of reflections in a resting pile)")
 	bands := count(fs, "bands", 10, 2, 1000, "number of depth bands")
 	settle := fs.Float64("settle", 5, "longest settling time")
 	after := fs.Float64("after", 1.5, "time simulated after the shake (long enough for the pile to land)")
@@ -257,7 +257,8 @@ func cmdShock(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		r.Stepper.Law = r.Law
-		r.Mapping = map[string]string{"qce": "QCE-LCP (Zhang et al. eq. 19) with boxed-LCP friction (eqs. 20–21)", "gr": "GR (Smith et al. Alg. 2) with maximal-dissipation friction (Alg. 3)"}[name]
+		r.Mapping = map[string]string{"qce": "QCE-LCP (Zhang et al. eq. 19) with boxed-LCP friction (eqs. 20–21)", "gr": "GR (Smith et al. Alg. 2) with maximal-dissipation friction (Alg. 3)",
+			"grr": "generalized restitution (grr) with maximal-dissipation friction (Alg. 3)"}[name]
 		fronts[k] = shockFronts(r.Stepper, band, *bands, p.Start, vth)
 		dir := filepath.Join(*out, name)
 		res, err := runner.Run(runner.Ball2D(r), runner.Config{Out: dir, End: end, Frames: *frames, Quiet: *quiet, Progress: stderr})
