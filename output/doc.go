@@ -90,10 +90,21 @@
 //	x, y   ball centre position (length)
 //	vx, vy ball velocity (length/time)
 //
-// Every frame has the same number of balls, which must equal num_balls of
-// scene.json. ReadTrajectory reports malformed input as
-// "output: DIR/trajectory.csv:LINE: what is wrong". In memory a frame is
-// Frame{Index, Time, Q, V} with flat Q and V: ball i at [2i, 2i+1].
+// Every frame of a run whose bodies do not change has the same number of
+// balls, num_balls of scene.json; such files are exactly those of earlier
+// versions. A scripted scene that inserts or deletes bodies (SCISim's
+// insertBall, addBody, delete_bodies) writes frames that differ in their
+// number of rows: each frame lists the bodies it has, 0..n−1 in the
+// order of the state at that time (a deletion renumbers the bodies after
+// the deleted ones, as SCISim does), and a frame without bodies has no
+// row, so its number is missing from the file. The bodies of such a run
+// are described anew, from the first frame saved after each change, in
+// scenes/frame_K/scene.json (SceneChangesDir, ReadSceneChanges2D); the
+// run directory's scene.json describes the frames before. A reader counts
+// each frame's rows (Frame.Bodies; Trajectory.Varying). ReadTrajectory
+// reports malformed input as "output: DIR/trajectory.csv:LINE: what is
+// wrong". In memory a frame is Frame{Index, Time, Q, V} with flat Q and V:
+// ball i at [2i, 2i+1].
 //
 // # energy.csv
 //
@@ -165,7 +176,19 @@
 // energy_final, max_relative_energy_drift, wall_work (energy.csv's last
 // wall_work), momentum_initial and
 // momentum_final (2 or 3 components), output_dir, error (absent after a
-// successful run) and files.
+// successful run) and files. A run whose number of bodies changed (a
+// scripted scene inserting or deleting bodies) adds body_changes: min,
+// max and final number of bodies (bodies is the initial one), steps (in
+// which it changed), inserted, deleted, scene_files (the descriptions
+// under scenes/), and momentum_added and energy_added, the momentum and
+// energy of the bodies inserted minus those of the bodies deleted,
+// measured across the steps' start hooks (a script's startOfStep, where
+// SCISim's scripts insert and delete), so that momentum_final −
+// momentum_initial − momentum_added is the momentum the contacts, walls and
+// gravity gave; max_relative_energy_drift is then measured from
+// energy_initial + energy_added. energy.csv's rows stay those of the
+// whole system at each step (its momentum and energy jump where bodies
+// come and go); trajectory.csv gives the number of bodies of each frame.
 //
 // # Trajectories of other systems
 //

@@ -130,5 +130,5 @@ func ClearRunDir(dir string) error {
 	for _, sub := range []string{"vtk", "render"} {
 		os.Remove(filepath.Join(dir, sub)) // only if now empty
 	}
-	return nil
+	return clearSceneChanges(dir)
 }

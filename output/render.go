@@ -86,6 +86,24 @@ type Panel struct {
 	Title string
 	Traj  *Trajectory
 	Scene *Scene2D
+	// Scenes are the descriptions of a run whose bodies changed (a
+	// scripted scene inserted or deleted some; ReadSceneChanges2D), in
+	// increasing From: frames from From on are drawn with that
+	// description, earlier ones with Scene. Nil: Scene describes every
+	// frame.
+	Scenes []FrameScene2D
+}
+
+// sceneAt returns the description of frame f's bodies.
+func (pn *Panel) sceneAt(f *Frame) *Scene2D {
+	sc := pn.Scene
+	for _, c := range pn.Scenes {
+		if c.From > f.Index {
+			break
+		}
+		sc = c.Scene
+	}
+	return sc
 }
 
 // Render2D draws the frames of one 2D trajectory: balls as filled
@@ -120,7 +138,7 @@ func RenderPanels(panels []Panel, opts RenderOptions) (*RenderInfo, error) {
 	}
 	master := 0
 	for i, p := range panels {
-		if err := checkTrajScene(p.Traj, p.Scene); err != nil {
+		if err := checkTrajScenes(p.Traj, &p); err != nil {
 			return nil, fmt.Errorf("output: render panel %d: %w", i, err)
 		}
 		if len(p.Traj.Frames) == 0 {
@@ -153,10 +171,11 @@ func RenderPanels(panels []Panel, opts RenderOptions) (*RenderInfo, error) {
 	if opts.ColorBy == ColorBySpeed && !(vmax > 0) {
 		for p, pn := range panels {
 			for _, i := range shown[p] {
-				f := pn.Traj.Frames[i]
-				k := len(pn.Scene.Layout().V)
-				for b := 0; b < pn.Traj.NumBodies; b++ {
-					if s := math.Hypot(f.V[k*b], f.V[k*b+1]); !pn.Scene.Fixed[b] && s > vmax && !math.IsInf(s, 0) {
+				f := &pn.Traj.Frames[i]
+				sc := pn.sceneAt(f)
+				k := len(sc.Layout().V)
+				for b := 0; b < sc.NumBalls; b++ {
+					if s := math.Hypot(f.V[k*b], f.V[k*b+1]); !sc.Fixed[b] && s > vmax && !math.IsInf(s, 0) {
 						vmax = s
 					}
 				}
@@ -458,10 +477,12 @@ func fitView(panels []Panel, w, h int) view {
 	}
 	for _, pn := range panels {
 		tr, sc := pn.Traj, pn.Scene
-		k := len(sc.Layout().Q)
-		for _, f := range tr.Frames {
-			for i := 0; i < tr.NumBodies; i++ {
-				add(f.Q[k*i], f.Q[k*i+1], sc.Radii[i])
+		for j := range tr.Frames {
+			f := &tr.Frames[j]
+			fs := pn.sceneAt(f)
+			k := len(fs.Layout().Q)
+			for i := 0; i < fs.NumBalls; i++ {
+				add(f.Q[k*i], f.Q[k*i+1], fs.Radii[i])
 			}
 		}
 		for _, d := range sc.Drums {
@@ -553,7 +574,7 @@ func drawLabel(dc *gg.Context, s string, x, y, ax, ts float64) {
 
 // drawPanel draws one frame of one panel on dc.
 func drawPanel(dc *gg.Context, v *view, pn Panel, f *Frame, opts RenderOptions, vmax float64, tf func(float64) string) {
-	sc := pn.Scene
+	sc := pn.sceneAt(f)
 	dc.Identity()
 	dc.ResetClip()
 	dc.SetColor(colBackground)

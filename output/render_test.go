@@ -129,7 +129,7 @@ func TestRenderPanelsAndSpeed(t *testing.T) {
 	for k := range b.Frames {
 		b.Frames[k].Time *= 2 // spans the same time with fewer frames
 	}
-	info, err := RenderPanels([]Panel{{"gr", a, sc}, {"lcp", b, sc}}, RenderOptions{Dir: dir, Width: 160, Height: 120, ColorBy: ColorBySpeed})
+	info, err := RenderPanels([]Panel{{Title: "gr", Traj: a, Scene: sc}, {Title: "lcp", Traj: b, Scene: sc}}, RenderOptions{Dir: dir, Width: 160, Height: 120, ColorBy: ColorBySpeed})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -183,9 +183,17 @@ func TestRenderErrors(t *testing.T) {
 		t.Error("empty Dir accepted")
 	}
 	tr := testTrajectory(2)
-	tr.NumBodies = 2
+	tr.Frames[1].Q, tr.Frames[1].V = tr.Frames[1].Q[:4], tr.Frames[1].V[:4]
 	if _, err := Render2D(tr, sc, RenderOptions{Dir: t.TempDir()}); err == nil {
 		t.Error("ball count mismatch accepted")
+	}
+	// The same frame is drawn when a scene description of 2 balls takes
+	// over from frame 1 on (a run whose script deleted a ball).
+	sc2 := *sc
+	sc2.NumBalls, sc2.Radii, sc2.Masses, sc2.Fixed = 2, sc.Radii[:2], sc.Masses[:2], sc.Fixed[:2]
+	info, err := RenderPanels([]Panel{{Traj: tr, Scene: sc, Scenes: []FrameScene2D{{From: 1, Scene: &sc2}}}}, RenderOptions{Dir: t.TempDir(), Width: 64, Height: 48, Outputs: OutputPNG})
+	if err != nil || info.Frames != 2 {
+		t.Errorf("frames of 3 then 2 balls with their descriptions: %+v, %v", info, err)
 	}
 	if _, err := Render2D(&Trajectory{NumBodies: 3}, sc, RenderOptions{Dir: t.TempDir()}); err == nil {
 		t.Error("empty trajectory accepted")
@@ -248,7 +256,7 @@ func TestPanelsShareOneView(t *testing.T) {
 		t.Errorf("test scenes fit alone at scales %v and %v: they test nothing", a.s, b.s)
 	}
 	// as drawn: the ball of the first frame is as large in both panels
-	info, err := RenderPanels([]Panel{{"near", near, sc}, {"far", far, sc}}, RenderOptions{Dir: t.TempDir(), Width: 200, Height: 150, Outputs: OutputPNG})
+	info, err := RenderPanels([]Panel{{Title: "near", Traj: near, Scene: sc}, {Title: "far", Traj: far, Scene: sc}}, RenderOptions{Dir: t.TempDir(), Width: 200, Height: 150, Outputs: OutputPNG})
 	if err != nil {
 		t.Fatal(err)
 	}

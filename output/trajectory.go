@@ -73,7 +73,7 @@ type TrajectoryWriter struct {
 	f         sink
 	path      string
 	layout    Layout
-	nBodies   int // -1 until the first frame
+	nBodies   int // of the last frame; -1 until the first frame
 	lastFrame int
 	buf       []byte
 	err       error // sticky
@@ -107,9 +107,10 @@ func NewLayoutTrajectoryWriter(dir string, l Layout) (*TrajectoryWriter, error) 
 // simulation time t. q and v are flat: body i has positions
 // q[i·nq : (i+1)·nq] and velocities v[i·nv : (i+1)·nv] (nq, nv the
 // layout's column counts). Frame numbers must be non-negative and strictly
-// increasing, and every frame must have the same, non-zero, number of
-// bodies. After an error the writer is unusable and Close removes the
-// temporary file.
+// increasing. Frames may differ in their number of bodies (a scripted
+// scene inserts or deletes bodies): each frame lists its own bodies
+// 0..n−1, and a frame without bodies writes no row. After an error the
+// writer is unusable and Close removes the temporary file.
 func (w *TrajectoryWriter) WriteFrame(frame int, t float64, q, v []float64) error {
 	if w.err != nil {
 		return w.err
@@ -118,15 +119,15 @@ func (w *TrajectoryWriter) WriteFrame(frame int, t float64, q, v []float64) erro
 	switch {
 	case len(q)%nq != 0 || len(v)%nv != 0 || len(q)/nq != len(v)/nv:
 		return w.fail(fmt.Errorf("output: trajectory frame %d: len(q)=%d and len(v)=%d are not %d and %d per body", frame, len(q), len(v), nq, nv))
-	case len(q) == 0:
-		return w.fail(fmt.Errorf("output: trajectory frame %d: no bodies", frame))
-	case w.nBodies >= 0 && len(q)/nq != w.nBodies:
-		return w.fail(fmt.Errorf("output: trajectory frame %d: %d bodies, earlier frames have %d", frame, len(q)/nq, w.nBodies))
+
 	case frame < 0 || frame <= w.lastFrame:
 		return w.fail(fmt.Errorf("output: trajectory frame %d: frame numbers must be non-negative and increasing (previous %d)", frame, w.lastFrame))
 	}
 	w.nBodies = len(q) / nq
 	w.lastFrame = frame
+	if w.nBodies == 0 {
+		return nil // nothing to write: a frame without bodies has no row
+	}
 	b := w.buf[:0]
 	for i := 0; i < w.nBodies; i++ {
 		b = strconv.AppendInt(b, int64(frame), 10)
@@ -179,10 +180,19 @@ type Frame struct {
 	V     []float64 // velocities, body i at [i·nv, (i+1)·nv)
 }
 
+// Bodies returns the number of bodies of the frame in layout l.
+func (f *Frame) Bodies(l Layout) int { return len(f.Q) / len(l.Q) }
+
 // Trajectory is the content of trajectory.csv.
 type Trajectory struct {
+	// NumBodies is the number of bodies of every frame; when the frames
+	// differ (Varying), the largest.
 	NumBodies int
-	Frames    []Frame
+	// Varying is true when frames differ in their number of bodies (a
+	// scripted scene inserted or deleted bodies): then each frame's own
+	// count is Frame.Bodies.
+	Varying bool
+	Frames  []Frame
 }
 
 // ReadTrajectory reads dir/trajectory.csv of a 2D ball run (BallLayout);
@@ -193,28 +203,37 @@ func ReadTrajectory(dir string) (*Trajectory, error) {
 
 // ReadLayoutTrajectory reads dir/trajectory.csv written in layout l. It
 // checks the header, that every row has its 3 + nq + nv well-formed fields,
-// that frame numbers increase, that each frame lists bodies 0..n−1 in
-// order with one time, and that every frame has the same number of bodies.
-// Errors name the file and line ("path:line: ..."). Blank lines are
-// ignored.
+// that frame numbers increase and that each frame lists bodies 0..n−1 in
+// order with one time. Frames may differ in their number of bodies
+// (Trajectory.Varying); a frame without bodies has no row and so is not
+// among Frames. Errors name the file and line ("path:line: ..."). Blank
+// lines are ignored.
 func ReadLayoutTrajectory(dir string, l Layout) (*Trajectory, error) {
-	return readTrajectory(dir, l, 0)
+	return readTrajectory(dir, l, -1)
 }
 
 // ReadTrajectoryPrefix reads the whole frames of dir/trajectory.csv of a
 // run that is still going on or was interrupted (summary.json's status
 // "running"): reading stops after the last complete line, and a last frame
-// with fewer than bodies rows (the scene description's body count, > 0) is
-// left out. Everything before is checked as by ReadLayoutTrajectory.
+// with fewer rows than the frame before it (the first frame: than bodies,
+// the scene description's body count, ≥ 0) is left out. With a constant
+// number of bodies that is exactly the frame the run was writing; when
+// bodies are inserted or deleted, a whole last frame with fewer bodies than
+// the one before is left out too (one frame lost, never a cut one shown),
+// and a last frame cut at exactly the previous frame's count would be
+// kept (the writer writes each frame with one write call, so a cut frame
+// needs a write the system split). Everything before is checked as by
+// ReadLayoutTrajectory.
 func ReadTrajectoryPrefix(dir string, l Layout, bodies int) (*Trajectory, error) {
-	if bodies < 1 {
+	if bodies < 0 {
 		return nil, fmt.Errorf("output: ReadTrajectoryPrefix: %d bodies", bodies)
 	}
 	return readTrajectory(dir, l, bodies)
 }
 
-// readTrajectory reads dir/trajectory.csv; prefix > 0 reads the whole
-// frames of prefix bodies each (ReadTrajectoryPrefix).
+// readTrajectory reads dir/trajectory.csv; prefix ≥ 0 reads the whole
+// frames of a run whose first frame has prefix bodies
+// (ReadTrajectoryPrefix).
 func readTrajectory(dir string, l Layout, prefix int) (*Trajectory, error) {
 	path := filepath.Join(dir, TrajectoryFile)
 	f, err := os.Open(path)
@@ -223,14 +242,14 @@ func readTrajectory(dir string, l Layout, prefix int) (*Trajectory, error) {
 	}
 	defer f.Close()
 	var r io.Reader = f
-	if prefix > 0 {
+	if prefix >= 0 {
 		if r, err = completeLines(f); err != nil {
 			return nil, fmt.Errorf("output: reading %s: %w", path, err)
 		}
 	}
 	header := l.Header()
 	nq, nv := len(l.Q), len(l.V)
-	tr := &Trajectory{NumBodies: prefix}
+	tr := &Trajectory{NumBodies: max(prefix, 0)}
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 64*1024), 1<<20)
 	line := 0
@@ -238,18 +257,19 @@ func readTrajectory(dir string, l Layout, prefix int) (*Trajectory, error) {
 		return fmt.Errorf("output: %s:%d: %s", path, line, fmt.Sprintf(format, args...))
 	}
 	var cur *Frame
-	curStart := 0
-	endFrame := func() error {
+	prev := prefix       // bodies of the frame before cur (ReadTrajectoryPrefix)
+	endFrame := func() { // counts cur's bodies
 		if cur == nil {
-			return nil
+			return
 		}
 		n := len(cur.Q) / nq
-		if tr.NumBodies == 0 {
+		switch {
+		case len(tr.Frames) == 1:
 			tr.NumBodies = n
-		} else if n != tr.NumBodies {
-			return fmt.Errorf("output: %s:%d: frame %d has %d %ss, earlier frames have %d", path, curStart, cur.Index, n, l.Body, tr.NumBodies)
+		case n != tr.NumBodies:
+			tr.Varying = true
+			tr.NumBodies = max(tr.NumBodies, n)
 		}
-		return nil
 	}
 	fields := make([][]byte, 3+nq+nv)
 	vals := make([]float64, nq+nv)
@@ -312,22 +332,19 @@ func readTrajectory(dir string, l Layout, prefix int) (*Trajectory, error) {
 			if cur != nil && frame < cur.Index {
 				return nil, errf("frame %d after frame %d: frames must increase", frame, cur.Index)
 			}
-			if err := endFrame(); err != nil {
-				return nil, err
+			endFrame()
+			if cur != nil {
+				prev = len(cur.Q) / nq
 			}
 			tr.Frames = append(tr.Frames, Frame{Index: frame, Time: t})
 			cur = &tr.Frames[len(tr.Frames)-1]
-			curStart = line
-			if tr.NumBodies > 0 {
-				cur.Q = make([]float64, 0, nq*tr.NumBodies)
-				cur.V = make([]float64, 0, nv*tr.NumBodies)
+			if prev > 0 {
+				cur.Q = make([]float64, 0, nq*prev)
+				cur.V = make([]float64, 0, nv*prev)
 			}
 		}
 		if want := len(cur.Q) / nq; body != want {
 			return nil, errf("frame %d: %s %d, want %d (%ss must be listed 0,1,2,... once per frame)", frame, l.Body, body, want, l.Body)
-		}
-		if tr.NumBodies > 0 && body >= tr.NumBodies {
-			return nil, errf("frame %d: %s %d, but earlier frames have %d %ss", frame, l.Body, body, tr.NumBodies, l.Body)
 		}
 		if t != cur.Time && !(math.IsNaN(t) && math.IsNaN(cur.Time)) {
 			return nil, errf("frame %d: time %s differs from %s on the frame's first row", frame, fields[1], strconv.FormatFloat(cur.Time, 'g', -1, 64))
@@ -345,13 +362,11 @@ func readTrajectory(dir string, l Layout, prefix int) (*Trajectory, error) {
 	if line == 0 {
 		return nil, fmt.Errorf("output: %s: empty file (no header)", path)
 	}
-	if prefix > 0 && cur != nil && len(cur.Q)/nq < prefix {
+	if prefix >= 0 && cur != nil && len(cur.Q)/nq < prev {
 		tr.Frames = tr.Frames[:len(tr.Frames)-1] // cut by the end of the run
 		return tr, nil
 	}
-	if err := endFrame(); err != nil {
-		return nil, err
-	}
+	endFrame()
 	return tr, nil
 }
 

@@ -395,18 +395,31 @@ func ExportVTK2D(dir string, traj *Trajectory, sc *Scene2D, enc VTKEncoding) (st
 
 // checkTrajScene checks that a trajectory and a scene belong together.
 func checkTrajScene(traj *Trajectory, sc *Scene2D) error {
-	if traj == nil || sc == nil {
+	return checkTrajScenes(traj, &Panel{Traj: traj, Scene: sc})
+}
+
+// checkTrajScenes checks that every frame of traj has the bodies of the
+// panel's description of it (Panel.Scenes).
+func checkTrajScenes(traj *Trajectory, pn *Panel) error {
+	if traj == nil || pn.Scene == nil {
 		return errors.New("output: nil trajectory or scene")
 	}
-	if err := sc.Validate(); err != nil {
+	if err := pn.Scene.Validate(); err != nil {
 		return err
 	}
-	if len(traj.Frames) > 0 && traj.NumBodies != sc.NumBalls {
-		return fmt.Errorf("output: trajectory has %d balls, scene has %d", traj.NumBodies, sc.NumBalls)
+	for i, c := range pn.Scenes {
+		if c.Scene == nil || (i > 0 && c.From <= pn.Scenes[i-1].From) {
+			return fmt.Errorf("output: scene changes: change %d (from frame %d) is nil or out of order", i, c.From)
+		}
+		if err := c.Scene.Validate(); err != nil {
+			return fmt.Errorf("output: the scene from frame %d: %w", c.From, err)
+		}
 	}
-	for k, f := range traj.Frames {
-		if l := sc.Layout(); len(f.Q) != len(l.Q)*traj.NumBodies || len(f.V) != len(l.V)*traj.NumBodies {
-			return fmt.Errorf("output: trajectory frame %d (index %d): %d positions, %d velocities for %d bodies", k, f.Index, len(f.Q), len(f.V), traj.NumBodies)
+	for k := range traj.Frames {
+		f := &traj.Frames[k]
+		sc := pn.sceneAt(f)
+		if l := sc.Layout(); len(f.Q) != len(l.Q)*sc.NumBalls || len(f.V) != len(l.V)*sc.NumBalls {
+			return fmt.Errorf("output: trajectory frame %d (index %d): %d positions, %d velocities, but its scene description has %d bodies", k, f.Index, len(f.Q), len(f.V), sc.NumBalls)
 		}
 	}
 	return nil

@@ -124,19 +124,48 @@ type Summary struct {
 	// correction projected, CorrectionEnergy sums the potential energy it
 	// added, CorrectionCappedSteps counts the steps it left an overlap
 	// above its tolerance (at its pass cap).
-	MaxOverlap            *float64  `json:"max_overlap,omitempty"`
-	CorrectedSteps        int       `json:"corrected_steps"`
-	CorrectionEnergy      float64   `json:"correction_energy"`
-	CorrectionCappedSteps int       `json:"correction_capped_steps"`
-	CorrectionTol         float64   `json:"correction_tolerance,omitempty"`
-	Momentum0             []float64 `json:"momentum_initial"`
-	Momentum1             []float64 `json:"momentum_final"`
-	Dir                   string    `json:"output_dir"`
-	Error                 string    `json:"error,omitempty"`
+	MaxOverlap            *float64 `json:"max_overlap,omitempty"`
+	CorrectedSteps        int      `json:"corrected_steps"`
+	CorrectionEnergy      float64  `json:"correction_energy"`
+	CorrectionCappedSteps int      `json:"correction_capped_steps"`
+	CorrectionTol         float64  `json:"correction_tolerance,omitempty"`
+	// BodyChanges is present when the number of bodies changed during
+	// the run (a scripted scene inserted or deleted bodies); Bodies is
+	// then the initial number.
+	BodyChanges *BodyChanges `json:"body_changes,omitempty"`
+	Momentum0   []float64    `json:"momentum_initial"`
+	Momentum1   []float64    `json:"momentum_final"`
+	Dir         string       `json:"output_dir"`
+	Error       string       `json:"error,omitempty"`
 	// Hints are advice printed during the run (a slow operator for the
 	// scene: impact.SlowGRHint).
 	Hints []string `json:"hints,omitempty"`
 	Files []string `json:"files"`
+}
+
+// BodyChanges sums up how the set of bodies changed during a run: the
+// counts, and the momentum and energy the inserted bodies brought and the
+// deleted ones took away, measured across the steps' Begin hooks (a
+// script's startOfStep, where SCISim's scripts insert and delete), so that
+// momentum_final − momentum_initial − momentum_added is what the contacts,
+// walls and gravity did. Changes made in End hooks (endOfStep) are counted
+// but their momentum and energy are part of the step's change.
+type BodyChanges struct {
+	Min   int `json:"min"`
+	Max   int `json:"max"`
+	Final int `json:"final"`
+	// Steps counts the steps in which the number of bodies changed;
+	// Inserted and Deleted sum the increases and decreases.
+	Steps    int `json:"steps"`
+	Inserted int `json:"inserted"`
+	Deleted  int `json:"deleted"`
+	// SceneFiles are the scene descriptions of the bodies from the frame
+	// of their directory on (output.SceneChangesDir).
+	SceneFiles []string `json:"scene_files"`
+	// MomentumAdded and EnergyAdded are the total momentum and energy of
+	// the bodies inserted minus those of the bodies deleted.
+	MomentumAdded []float64 `json:"momentum_added"`
+	EnergyAdded   float64   `json:"energy_added"`
 }
 
 // MaxSteps is the largest step count of a run: beyond 2⁵³ the step
@@ -259,8 +288,64 @@ func Run(sys System, c Config) (*Summary, error) {
 	p := make([]float64, info.Dim)
 	row := make([]float64, 0, len(output.EnergyColumns(info.Dim)))
 
+	// The set of bodies may change in a step's hooks (a scripted scene
+	// inserts or deletes bodies): bodies counts the current one, and a
+	// frame saved after a change comes with the scene description of its
+	// bodies (output.SceneChangesDir).
+	nv := len(layout.V)
+	bodies, described := len(st.V)/nv, len(st.V)/nv
+	pBefore := make([]float64, info.Dim) // momentum at the step's start
+	eBefore := res.Energy0               // energy at the step's start
+	changed := func(n int) {
+		bc := res.BodyChanges
+		if bc == nil {
+			bc = &BodyChanges{Min: bodies, Max: bodies, MomentumAdded: make([]float64, info.Dim)}
+			res.BodyChanges = bc
+		}
+		bc.Steps++
+		if n > bodies {
+			bc.Inserted += n - bodies
+		} else {
+			bc.Deleted += bodies - n
+		}
+		bc.Min, bc.Max, bc.Final = min(bc.Min, n), max(bc.Max, n), n
+		bodies = n
+	}
+	running := true // the hook stays on the stepper after Run
+	st.AddHook(sim.Hook{Name: "runner: body count",
+		Begin: func(st *sim.Stepper) error {
+			if n := len(st.V) / nv; running && n != bodies {
+				changed(n)
+				sys.Momentum(p, st.V)
+				for i := range p {
+					res.BodyChanges.MomentumAdded[i] += p[i] - pBefore[i]
+				}
+				ke, pe := sys.Energy(st.Q, st.V)
+				res.BodyChanges.EnergyAdded += ke + pe - eBefore
+			}
+			return nil
+		},
+		End: func(st *sim.Stepper) error {
+			if n := len(st.V) / nv; running && n != bodies {
+				changed(n)
+			}
+			return nil
+		}})
 	saved := -1
 	saveFrame := func() error {
+		if bodies != described {
+			sub := filepath.Join(c.Out, output.SceneChangeDir(res.Frames))
+			if err := os.MkdirAll(sub, 0o755); err != nil {
+				return err
+			}
+			name, err := sys.WriteScene(sub)
+			if err != nil {
+				return err
+			}
+			described = bodies
+			bc := res.BodyChanges
+			bc.SceneFiles = append(bc.SceneFiles, filepath.ToSlash(filepath.Join(output.SceneChangeDir(res.Frames), name)))
+		}
 		if err := traj.WriteFrame(res.Frames, st.T, st.Q, st.V); err != nil {
 			return err
 		}
@@ -280,6 +365,8 @@ func Run(sys System, c Config) (*Summary, error) {
 		ke, pe := sys.Energy(st.Q, st.V)
 		sys.Momentum(p, st.V)
 		l := &st.Last
+		copy(pBefore, p)
+		eBefore = ke + pe
 		row = append(row[:0], float64(st.N), st.T, ke, pe, ke+pe)
 		row = append(row, p...)
 		cs := &l.Correction
@@ -290,7 +377,11 @@ func Run(sys System, c Config) (*Summary, error) {
 		row = append(row, float64(l.Contacts), float64(l.Law.Iterations), (l.Integration + l.Detection + l.Impact + cs.Time).Seconds(),
 			float64(l.Law.Capped), l.Law.Residual, res.WallWork, overlap, cs.PotentialChange, float64(cs.Passes))
 		if res.Energy0 != 0 {
-			res.MaxEnergyDrift = math.Max(res.MaxEnergyDrift, math.Abs(ke+pe-res.Energy0)/math.Abs(res.Energy0))
+			e0 := res.Energy0
+			if bc := res.BodyChanges; bc != nil {
+				e0 += bc.EnergyAdded // the energy the inserted bodies brought
+			}
+			res.MaxEnergyDrift = math.Max(res.MaxEnergyDrift, math.Abs(ke+pe-e0)/math.Abs(res.Energy0))
 		}
 		return energy.Write(row...)
 	}
@@ -360,6 +451,7 @@ func Run(sys System, c Config) (*Summary, error) {
 	}
 	prog.Finish()
 	st.Check, st.OnPhase = nil, nil
+	defer func() { running = false }()
 	if saved != st.N {
 		// The end state, or after a failure the last good state, so that
 		// it can be inspected.
@@ -491,6 +583,11 @@ func (s *Summary) Print(w io.Writer) {
 			fmt.Fprintf(w, "; position correction (tolerance %.3g) projected %d steps, adding %.6g to the potential energy", s.CorrectionTol, s.CorrectedSteps, s.CorrectionEnergy)
 		}
 		fmt.Fprintln(w)
+	}
+	if bc := s.BodyChanges; bc != nil {
+		fmt.Fprintf(w, "bodies     changed in %d steps: %d inserted, %d deleted; %d to %d, %d at the end (scene descriptions under %s/)\n",
+			bc.Steps, bc.Inserted, bc.Deleted, bc.Min, bc.Max, bc.Final, output.SceneChangesDir)
+		fmt.Fprintf(w, "added      by the inserted minus the deleted bodies: momentum %s, energy %.15g\n", vecString(bc.MomentumAdded), bc.EnergyAdded)
 	}
 	fmt.Fprintf(w, "momentum   %s → %s\n", vecString(s.Momentum0), vecString(s.Momentum1))
 	fmt.Fprintf(w, "output     %s/{%s}\n", s.Dir, strings.Join(s.Files, ","))

@@ -54,6 +54,21 @@ func cmdRender(args []string, stdout, _ io.Writer) error {
 	if err != nil {
 		return usageError{err}
 	}
+	// A run whose script inserted or deleted bodies describes them anew
+	// from the frames where they changed.
+	changes, err := output.ReadSceneChanges2D(dir)
+	if err != nil {
+		return usageError{err}
+	}
+	if rd.system == "rigid2d" {
+		// A description without bodies (a scripted scene that starts
+		// empty) has no shapes to say it is of rigid bodies.
+		for _, d := range append([]*output.Scene2D{sc}, scenesOf(changes)...) {
+			if d.NumBalls == 0 && d.Shapes == nil {
+				d.Shapes = []output.Shape2D{}
+			}
+		}
+	}
 	traj, err := rd.trajectory(dir, sc.Layout(), sc.NumBalls, stdout)
 	if err != nil {
 		return err
@@ -79,12 +94,20 @@ func cmdRender(args []string, stdout, _ io.Writer) error {
 		o.ColorBy = output.ColorBySpeed
 	}
 	o.Title = sc.Operator
-	info, err := output.Render2D(traj, sc, o)
+	info, err := output.RenderPanels([]output.Panel{{Title: o.Title, Traj: traj, Scene: sc, Scenes: changes}}, o)
 	if err != nil {
 		return err
 	}
 	printRenderInfo(stdout, info)
 	return nil
+}
+
+func scenesOf(changes []output.FrameScene2D) []*output.Scene2D {
+	out := make([]*output.Scene2D, len(changes))
+	for i, c := range changes {
+		out[i] = c.Scene
+	}
+	return out
 }
 
 func printRenderInfo(w io.Writer, info *output.RenderInfo) {
