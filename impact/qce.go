@@ -141,12 +141,16 @@ func (h *qceHeap) Push(x any) {
 	h.eq[i].pos = len(h.idx)
 	h.idx = append(h.idx, i)
 }
+
+// Pop removes the last element. It returns nil rather than the index,
+// which no caller reads: boxing an int above 255 in an interface
+// allocates, and QCE pops once per contact and sweep.
 func (h *qceHeap) Pop() any {
 	n := len(h.idx) - 1
 	i := h.idx[n]
 	h.idx = h.idx[:n]
 	h.eq[i].pos = -1
-	return i
+	return nil
 }
 
 func newQCE(c Config) *QCE { return &QCE{cfg: c} }

@@ -210,3 +210,21 @@ func TestQCERoot(t *testing.T) {
 		}
 	}
 }
+
+// TestQCEDoesNotAllocate: once its workspaces have grown, QCE allocates
+// nothing on an island of more than 256 contacts (its heap's pops used to
+// box contact indices above 255).
+func TestQCEDoesNotAllocate(t *testing.T) {
+	p := hexPatch(10)
+	if p.NContacts() <= 256 {
+		t.Fatalf("%d contacts, want more than 256", p.NContacts())
+	}
+	o := NewQCE(0, 0)
+	lambda := make([]float64, p.NContacts())
+	if _, err := o.Resolve(p, lambda); err != nil {
+		t.Fatal(err)
+	}
+	if a := testing.AllocsPerRun(5, func() { o.Resolve(p, lambda) }); a != 0 {
+		t.Errorf("%v allocations per Resolve on %d contacts, want 0", a, p.NContacts())
+	}
+}
