@@ -3,6 +3,7 @@ package output
 import (
 	"bytes"
 	"fmt"
+	"image"
 	"image/color"
 	"image/png"
 	"math"
@@ -35,11 +36,53 @@ type HeatmapOptions struct {
 // WriteHeatmap writes a PNG of the field with axes, a colour bar (the
 // speed colours of the 2D renders, blue → red) and optional curves.
 func WriteHeatmap(path string, h *Heatmap, opt HeatmapOptions) error {
+	img, err := drawHeatmap(h, opt)
+	if err != nil {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := png.Encode(&buf, img); err != nil {
+		return fmt.Errorf("output: heatmap: %w", err)
+	}
+	return writeFileAtomic(path, buf.Bytes())
+}
+
+// WriteHeatmapGIF writes the frames as an animated GIF at fps frames per
+// second, each drawn as WriteHeatmap draws it with opt (titles[i], when
+// given, replacing the title of frame i). Give opt a VMin < VMax so that
+// the colours mean the same in every frame. The frames must have the same
+// number of cells.
+func WriteHeatmapGIF(path string, frames []*Heatmap, titles []string, opt HeatmapOptions, fps float64) error {
+	if len(frames) == 0 {
+		return fmt.Errorf("output: heatmap GIF %s: no frames", path)
+	}
+	var b *gifBuilder
+	for i, h := range frames {
+		o := opt
+		if i < len(titles) {
+			o.Title = titles[i]
+		}
+		img, err := drawHeatmap(h, o)
+		if err != nil {
+			return err
+		}
+		if b == nil {
+			b = newGIFBuilder(img.Rect.Dx(), img.Rect.Dy(), fps)
+		} else if img.Rect.Dx() != b.w || img.Rect.Dy() != b.h {
+			return fmt.Errorf("output: heatmap GIF %s: frame %d is %d×%d pixels, frame 0 %d×%d", path, i, img.Rect.Dx(), img.Rect.Dy(), b.w, b.h)
+		}
+		b.add(img)
+	}
+	return b.save(path)
+}
+
+// drawHeatmap draws the heatmap of WriteHeatmap.
+func drawHeatmap(h *Heatmap, opt HeatmapOptions) (*image.RGBA, error) {
 	if h.NX < 1 || h.NY < 1 || len(h.Data) != h.NX*h.NY {
-		return fmt.Errorf("output: heatmap: %d values for %d×%d cells", len(h.Data), h.NX, h.NY)
+		return nil, fmt.Errorf("output: heatmap: %d values for %d×%d cells", len(h.Data), h.NX, h.NY)
 	}
 	if !(h.X1 > h.X0) || !(h.Y1 > h.Y0) {
-		return fmt.Errorf("output: heatmap: empty extent [%v, %v] × [%v, %v]", h.X0, h.X1, h.Y0, h.Y1)
+		return nil, fmt.Errorf("output: heatmap: empty extent [%v, %v] × [%v, %v]", h.X0, h.X1, h.Y0, h.Y1)
 	}
 	vmin, vmax := opt.VMin, opt.VMax
 	if !(vmax > vmin) {
@@ -65,7 +108,7 @@ func WriteHeatmap(path string, h *Heatmap, opt HeatmapOptions) error {
 	left, top, bottom, right := 70.0, 40.0, 50.0, 110.0
 	W, H := int(left+mw+right), int(top+mh+bottom)
 	if W > 1<<14 || H > 1<<14 {
-		return fmt.Errorf("output: heatmap: %d×%d pixels is too large", W, H)
+		return nil, fmt.Errorf("output: heatmap: %d×%d pixels is too large", W, H)
 	}
 	dc := gg.NewContext(W, H)
 	dc.SetColor(color.White)
@@ -148,9 +191,9 @@ func WriteHeatmap(path string, h *Heatmap, opt HeatmapOptions) error {
 		drawText(dc, tickLabels(bt, bs)[i], bx+bw+4, y, 0, 0.5, ts, 0)
 	}
 	drawText(dc, opt.Label, bx+bw/2, top-8, 0.5, 1, ts, 0)
-	var buf bytes.Buffer
-	if err := png.Encode(&buf, dc.Image()); err != nil {
-		return fmt.Errorf("output: heatmap: %w", err)
+	img, ok := dc.Image().(*image.RGBA)
+	if !ok {
+		return nil, fmt.Errorf("output: heatmap: the drawing is a %T, not RGBA", dc.Image())
 	}
-	return writeFileAtomic(path, buf.Bytes())
+	return img, nil
 }

@@ -55,3 +55,25 @@ func TestWriteHeatmap(t *testing.T) {
 		t.Error("bad size accepted")
 	}
 }
+
+// TestWriteHeatmapGIF: two frames of a field become a two-frame GIF; a
+// frame of another size is refused.
+func TestWriteHeatmapGIF(t *testing.T) {
+	dir := t.TempDir()
+	a := &Heatmap{NX: 4, NY: 3, Data: make([]float64, 12), X1: 4, Y1: 3}
+	b := &Heatmap{NX: 4, NY: 3, Data: make([]float64, 12), X1: 4, Y1: 3}
+	for i := range b.Data {
+		a.Data[i], b.Data[i] = float64(i), float64(11-i)
+	}
+	path := filepath.Join(dir, "h.gif")
+	if err := WriteHeatmapGIF(path, []*Heatmap{a, b}, []string{"first", "second"}, HeatmapOptions{VMin: 0, VMax: 11}, 4); err != nil {
+		t.Fatal(err)
+	}
+	if g := decodeGIF(t, path); len(g.Image) != 2 {
+		t.Errorf("%d frames, want 2", len(g.Image))
+	}
+	c := &Heatmap{NX: 40, NY: 3, Data: make([]float64, 120), X1: 4, Y1: 3}
+	if err := WriteHeatmapGIF(filepath.Join(dir, "bad.gif"), []*Heatmap{a, c}, nil, HeatmapOptions{VMin: 0, VMax: 11}, 4); err == nil {
+		t.Error("frames of different sizes: want an error")
+	}
+}

@@ -53,5 +53,6 @@
 // mean height above the floor, /σ). top.png: the last height field
 // (heights coloured); side.png: the spheres of a slab 4σ thick through
 // the middle of the cell seen along y (heights coloured); spectrum.png:
-// log₁₀ P with the dispersion relation's ring.
+// log₁₀ P with the dispersion relation's ring; top.gif: the sampled
+// height fields as an animation (4 frames per second, heights 0 … 2H + σ).
 package patterns

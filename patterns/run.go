@@ -20,7 +20,8 @@ type RunOptions struct {
 	// floor at its mean height, rising).
 	SampleEvery float64
 	// Dir, when set, receives series.csv (a row per sample, written as the
-	// run goes) and, at the end, top.png, side.png and spectrum.png.
+	// run goes) and, at the end, top.png, side.png, spectrum.png and
+	// top.gif (the sampled height fields as an animation).
 	Dir string
 	// Progress, when set, gets a progress bar.
 	Progress io.Writer
@@ -82,6 +83,8 @@ func (y *Layer) Run(o RunOptions) (Result, error) {
 		bar = output.NewProgress(o.Progress, float64(steps), fmt.Sprintf("%s, %d spheres", c.Point.Name, c.N))
 	}
 	lastSample := math.Floor(y.Cycles()/every + 1e-9)
+	var frames []*output.Heatmap
+	var titles []string
 	var err error
 	for k := 0; k < steps; k++ {
 		t0 := time.Now()
@@ -95,7 +98,12 @@ func (y *Layer) Run(o RunOptions) (Result, error) {
 		}
 		if s := math.Floor(y.Cycles()/every + 1e-9); s > lastSample {
 			lastSample = s
-			smp := y.sample()
+			smp, h := y.sample()
+			if o.Dir != "" {
+				l := c.Side() / c.Sigma
+				frames = append(frames, &output.Heatmap{NX: h.NX, NY: h.NX, Data: h.Z, X1: l, Y1: l})
+				titles = append(titles, fmt.Sprintf("%s: t = %.3f s (%.1f cycles), lambda = %.1f sigma, %d peaks", c.Point.Name, smp.Time, smp.Cycles, smp.Lambda, smp.Peaks))
+			}
 			res.Samples = append(res.Samples, smp)
 			if csv != nil {
 				if err = csv.Write(smp.Time, smp.Cycles, smp.Lambda, smp.LambdaOverH, Dispersion(c.Point.FStar), float64(smp.Peaks), smp.Contrast, smp.MeanHeight); err != nil {
@@ -118,6 +126,13 @@ func (y *Layer) Run(o RunOptions) (Result, error) {
 		if werr := y.WritePictures(o.Dir, &res.Field, &res.Spectrum); err == nil {
 			err = werr
 		}
+		if len(frames) > 0 {
+			// one colour scale for every frame: up to twice the layer depth
+			opt := output.HeatmapOptions{XLabel: "x / sigma", YLabel: "y / sigma", Label: "top height / sigma", VMin: 0, VMax: 2*c.Depth + 1}
+			if werr := output.WriteHeatmapGIF(filepath.Join(o.Dir, "top.gif"), frames, titles, opt, 4); err == nil {
+				err = werr
+			}
+		}
 	}
 	return res, err
 }
@@ -137,11 +152,11 @@ func (c *StepCost) add(st spheres.ImpactStats, wall time.Duration, sigma float64
 }
 
 // sample analyses the height field now.
-func (y *Layer) sample() Sample {
+func (y *Layer) sample() (Sample, HeightField) {
 	h := y.HeightField()
 	sp := h.Spectrum()
 	p := sp.Analyze(y.Cfg.Sigma)
-	return Sample{Time: y.Time(), Cycles: y.Cycles(), Pattern: p, LambdaOverH: p.Lambda / y.Cfg.Depth, MeanHeight: y.MeanHeight()}
+	return Sample{Time: y.Time(), Cycles: y.Cycles(), Pattern: p, LambdaOverH: p.Lambda / y.Cfg.Depth, MeanHeight: y.MeanHeight()}, h
 }
 
 // WritePictures writes top.png (the height field, heights coloured),

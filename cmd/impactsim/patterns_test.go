@@ -28,7 +28,7 @@ func TestPatternsCommand(t *testing.T) {
 	if len(tab.Columns) != len(seriesColumns) || len(tab.Columns[0]) != 2 {
 		t.Fatalf("series.csv: %d columns of %d rows, want %d columns of 2 rows", len(tab.Columns), len(tab.Columns[0]), len(seriesColumns))
 	}
-	for _, f := range []string{"top.png", "side.png", "spectrum.png"} {
+	for _, f := range []string{"top.png", "side.png", "spectrum.png", "top.gif"} {
 		if st, err := os.Stat(filepath.Join(dir, "stripes", f)); err != nil || st.Size() == 0 {
 			t.Errorf("%s: %v", f, err)
 		}
