@@ -238,7 +238,10 @@
 //	    ...
 //
 // with file names relative to the .pvd file. Opening the .pvd in ParaView
-// loads the whole series with its times. ExportVTK2D converts a 2D
+// loads the whole series with its times. A run whose script inserts or
+// deletes bodies writes each frame's .vtp with the bodies of that frame
+// (a frame without bodies has zero points), so ParaView shows them come
+// and go. ExportVTK2D converts a 2D
 // trajectory into balls_NNNNN.vtp files (z = 0; arrays radius, mass, fixed,
 // id, velocity, speed) plus balls.pvd.
 //

@@ -22,6 +22,7 @@ func FuzzReadRunDir(f *testing.F) {
 	traj := TrajectoryHeader + "\n0,0,0,1,2,3,4\n0,0,1,5,6,7,8\n1,0.5,0,1,2,3,4\n1,0.5,1,5,6,7,8\n"
 	series := strings.Join(EnergyColumns(2), ",") + "\n0,0,1,2,3,4,5,0,0,0,0,0,0\n1,0.1,1,2,3,4,5,1,1,1e-3,0,1e-9,0\n"
 	f.Add(s2, s3, []byte(traj), []byte(series))
+	f.Add(s2, s3, []byte(TrajectoryHeader+"\n0,0,0,1,2,3,4\n2,0.5,0,1,2,3,4\n2,0.5,1,5,6,7,8\n3,1,0,1,2,3,4\n"), []byte(series)) // bodies inserted and deleted
 	f.Add([]byte("{}"), []byte(`{"kind":"rigid3d","bodies":[{"shape":"mesh","faces":[[0,1,9]]}]}`), []byte(traj[:40]), []byte("step\n1\n2"))
 	f.Fuzz(func(t *testing.T, s2, s3, traj, series []byte) {
 		d := t.TempDir()
@@ -47,18 +48,19 @@ func FuzzReadRunDir(f *testing.F) {
 			tr, err := ReadLayoutTrajectory(d, l)
 			named(err, TrajectoryFile)
 			if err == nil {
-				for _, fr := range tr.Frames {
-					if len(fr.Q) != tr.NumBodies*len(l.Q) || len(fr.V) != tr.NumBodies*len(l.V) {
-						t.Fatalf("frame %d: %d/%d values for %d bodies", fr.Index, len(fr.Q), len(fr.V), tr.NumBodies)
-					}
-				}
+				checkFrames(t, tr, l)
 			}
 			tr, err = ReadTrajectoryPrefix(d, l, bodies)
 			named(err, TrajectoryFile)
 			if err == nil {
-				for _, fr := range tr.Frames {
-					if len(fr.Q) != bodies*len(l.Q) {
-						t.Fatalf("prefix frame %d: %d positions for %d bodies", fr.Index, len(fr.Q), bodies)
+				checkFrames(t, tr, l)
+				if k := len(tr.Frames); k > 0 {
+					prev := bodies
+					if k > 1 {
+						prev = tr.Frames[k-2].Bodies(l)
+					}
+					if n := tr.Frames[k-1].Bodies(l); n < prev {
+						t.Fatalf("prefix: last frame %d has %d bodies, fewer than the %d before it", tr.Frames[k-1].Index, n, prev)
 					}
 				}
 			}
@@ -66,4 +68,24 @@ func FuzzReadRunDir(f *testing.F) {
 		_, err = ReadSeries(filepath.Join(d, EnergyFile))
 		named(err, EnergyFile)
 	})
+}
+
+// checkFrames checks what a read trajectory promises: each frame whole
+// (Frame.Bodies bodies of layout l), NumBodies the count of every frame or,
+// when Varying, the largest.
+func checkFrames(t *testing.T, tr *Trajectory, l Layout) {
+	t.Helper()
+	most, differ := 0, false
+	for i := range tr.Frames {
+		fr := &tr.Frames[i]
+		n := fr.Bodies(l)
+		if len(fr.Q) != n*len(l.Q) || len(fr.V) != n*len(l.V) {
+			t.Fatalf("frame %d: %d/%d values for %d bodies", fr.Index, len(fr.Q), len(fr.V), n)
+		}
+		differ = differ || (i > 0 && n != tr.Frames[0].Bodies(l))
+		most = max(most, n)
+	}
+	if len(tr.Frames) > 0 && (tr.NumBodies != most || tr.Varying != differ) {
+		t.Fatalf("NumBodies %d, Varying %v; the frames have at most %d bodies, differ: %v", tr.NumBodies, tr.Varying, most, differ)
+	}
 }

@@ -94,6 +94,11 @@ type Panel struct {
 	Scenes []FrameScene2D
 }
 
+// Check reports a panel whose trajectory and scene descriptions do not
+// belong together (a frame whose number of bodies is not that of its
+// description), as RenderPanels would.
+func (pn *Panel) Check() error { return checkTrajScenes(pn.Traj, pn) }
+
 // sceneAt returns the description of frame f's bodies.
 func (pn *Panel) sceneAt(f *Frame) *Scene2D {
 	sc := pn.Scene

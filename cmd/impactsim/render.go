@@ -94,7 +94,11 @@ func cmdRender(args []string, stdout, _ io.Writer) error {
 		o.ColorBy = output.ColorBySpeed
 	}
 	o.Title = sc.Operator
-	info, err := output.RenderPanels([]output.Panel{{Title: o.Title, Traj: traj, Scene: sc, Scenes: changes}}, o)
+	panel := output.Panel{Title: o.Title, Traj: traj, Scene: sc, Scenes: changes}
+	if err := panel.Check(); err != nil {
+		return badInput("render: %s: %v", dir, err)
+	}
+	info, err := output.RenderPanels([]output.Panel{panel}, o)
 	if err != nil {
 		return err
 	}
@@ -166,6 +170,10 @@ func (rd runDir) trajectory(dir string, l output.Layout, bodies int, w io.Writer
 		tr, err := output.ReadLayoutTrajectory(dir, l)
 		if err != nil {
 			return nil, usageError{err}
+		}
+		if len(tr.Frames) == 0 {
+			// (frames without bodies have no rows)
+			return nil, badInput("render: %s: %s has no frame with bodies to draw", dir, output.TrajectoryFile)
 		}
 		return tr, nil
 	}
