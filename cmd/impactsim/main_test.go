@@ -2,8 +2,10 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -124,6 +126,48 @@ func TestBenchDrum(t *testing.T) {
 		if lines := strings.Count(string(b), "\n"); lines != 31 {
 			t.Errorf("%s per-step CSV has %d lines, want a header and 30 steps", op, lines)
 		}
+	}
+}
+
+// TestBenchDrumOverlap: without the position correction the overlap is
+// measured only with --overlap (the table prints — and the per-step CSV NaN
+// otherwise), and measuring it leaves the states bitwise as they are.
+func TestBenchDrumOverlap(t *testing.T) {
+	dir := t.TempDir()
+	states := map[bool][]byte{}
+	for _, measure := range []bool{false, true} {
+		name := fmt.Sprintf("m%v", measure)
+		args := []string{"bench", "drum", "--n", "100", "--mode", "gas", "--steps", "40", "--quiet",
+			"--csv", filepath.Join(dir, name+".csv"), "--save-state", filepath.Join(dir, name+".state"), "--save-at", "40"}
+		if measure {
+			args = append(args, "--overlap")
+		}
+		code, out, errs := runCLI(t, args...)
+		if code != 0 {
+			t.Fatal(errs)
+		}
+		row := out[strings.Index(out, "| gas | 100 | gr |"):]
+		if got := strings.Contains(row, "| — |"); got == measure {
+			t.Errorf("--overlap %v: table row %q", measure, row)
+		}
+		b, err := os.ReadFile(filepath.Join(dir, name+".csv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(strings.TrimSpace(string(b)), "\n")
+		cols := strings.Split(lines[0], ",")
+		k := slices.Index(cols, "overlap")
+		for _, l := range lines[1:] {
+			if v := strings.Split(l, ",")[k]; (v == "NaN") == measure {
+				t.Fatalf("--overlap %v: CSV overlap %q in %q", measure, v, l)
+			}
+		}
+		if states[measure], err = os.ReadFile(filepath.Join(dir, name+"_40.state")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if !bytes.Equal(states[false], states[true]) {
+		t.Error("the state at step 40 differs with --overlap")
 	}
 }
 
