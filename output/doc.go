@@ -182,8 +182,8 @@
 // which it changed), inserted, deleted, scene_files (the descriptions
 // under scenes/), and momentum_added and energy_added, the momentum and
 // energy of the bodies inserted minus those of the bodies deleted,
-// measured across the steps' start hooks (a script's startOfStep, where
-// SCISim's scripts insert and delete), so that momentum_final −
+// measured across the steps' start and end hooks (a script's startOfStep,
+// where SCISim's scripts insert and delete, and endOfStep), so that momentum_final −
 // momentum_initial − momentum_added is the momentum the contacts, walls and
 // gravity gave; max_relative_energy_drift is then measured from
 // energy_initial + energy_added. energy.csv's rows stay those of the

@@ -14,8 +14,8 @@ import (
 )
 
 // TestRunBodyChanges: a hook inserts a ball of mass 2 moving at (3, −2)
-// at the start of step 5 and deletes the first ball at the start of step
-// 12, in free fall (g = 10, no contacts). summary.json's body_changes
+// at the start of step 5 (Begin) and deletes the first ball at the end of
+// step 12 (End), in free fall (g = 10, no contacts). summary.json's body_changes
 // has the counts, the momentum the ball brought minus the one the deleted
 // ball took, and with it momentum_final − momentum_initial −
 // momentum_added is exactly gravity's impulse over the steps; a frame
@@ -36,20 +36,24 @@ func TestRunBodyChanges(t *testing.T) {
 		t.Fatal(err)
 	}
 	var pDeleted [2]float64
-	r.Stepper.AddHook(sim.Hook{Name: "test: insert, delete", Begin: func(st *sim.Stepper) error {
-		switch st.N + 1 {
-		case 5:
-			r.Sys.AddBall(5, 0, 3, -2, 2, 0.5, false)
-			return st.SetState(append(st.Q, 5, 0), append(st.V, 3, -2))
-		case 12:
-			pDeleted = [2]float64{st.V[0], st.V[1]} // mass 1
-			s := r.Sys                              // ball2d has no deletion: drop ball 0 by hand
-			s.M, s.R, s.Fixed = s.M[1:], s.R[1:], s.Fixed[1:]
-			s.Q, s.V = s.Q[2:], s.V[2:]
-			return st.SetState(append([]float64(nil), st.Q[2:]...), append([]float64(nil), st.V[2:]...))
-		}
-		return nil
-	}})
+	r.Stepper.AddHook(sim.Hook{Name: "test: insert, delete",
+		Begin: func(st *sim.Stepper) error {
+			if st.N+1 == 5 { // at the start of step 5
+				r.Sys.AddBall(5, 0, 3, -2, 2, 0.5, false)
+				return st.SetState(append(st.Q, 5, 0), append(st.V, 3, -2))
+			}
+			return nil
+		},
+		End: func(st *sim.Stepper) error {
+			if st.N == 12 { // at the end of step 12
+				pDeleted = [2]float64{st.V[0], st.V[1]} // mass 1
+				s := r.Sys                              // ball2d has no deletion: drop ball 0 by hand
+				s.M, s.R, s.Fixed = s.M[1:], s.R[1:], s.Fixed[1:]
+				s.Q, s.V = s.Q[2:], s.V[2:]
+				return st.SetState(append([]float64(nil), st.Q[2:]...), append([]float64(nil), st.V[2:]...))
+			}
+			return nil
+		}})
 	dir := t.TempDir()
 	res, err := Run(Ball2D(r), Config{Out: dir, End: 0.2, Frames: 20})
 	if err != nil {
@@ -62,8 +66,8 @@ func TestRunBodyChanges(t *testing.T) {
 	if want := []float64{6 - pDeleted[0], -4 - pDeleted[1]}; math.Abs(bc.MomentumAdded[0]-want[0]) > 1e-12 || math.Abs(bc.MomentumAdded[1]-want[1]) > 1e-12 {
 		t.Errorf("momentum added %v, want %v", bc.MomentumAdded, want)
 	}
-	// Gravity's impulse: mass 1 over steps 1–11, mass 2 over 5–20.
-	gy := -10 * 0.01 * (11*1 + 16*2)
+	// Gravity's impulse: mass 1 over steps 1–12, mass 2 over 5–20.
+	gy := -10 * 0.01 * (12*1 + 16*2)
 	for i, want := range []float64{0, gy} {
 		if got := res.Momentum1[i] - res.Momentum0[i] - bc.MomentumAdded[i]; math.Abs(got-want) > 1e-12 {
 			t.Errorf("momentum %d: final − initial − added = %.17g, want %.17g", i, got, want)

@@ -146,10 +146,12 @@ type Summary struct {
 // BodyChanges sums up how the set of bodies changed during a run: the
 // counts, and the momentum and energy the inserted bodies brought and the
 // deleted ones took away, measured across the steps' Begin hooks (a
-// script's startOfStep, where SCISim's scripts insert and delete), so that
-// momentum_final − momentum_initial − momentum_added is what the contacts,
-// walls and gravity did. Changes made in End hooks (endOfStep) are counted
-// but their momentum and energy are part of the step's change.
+// script's startOfStep, where SCISim's scripts insert and delete) and
+// across their End hooks (endOfStep), so that momentum_final −
+// momentum_initial − momentum_added is what the contacts, walls and
+// gravity did. A change is seen as a change of the number of bodies: a
+// hook that deletes one body and inserts another in the same call is not
+// counted.
 type BodyChanges struct {
 	Min   int `json:"min"`
 	Max   int `json:"max"`
@@ -294,8 +296,11 @@ func Run(sys System, c Config) (*Summary, error) {
 	// bodies (output.SceneChangesDir).
 	nv := len(layout.V)
 	bodies, described := len(st.V)/nv, len(st.V)/nv
-	pBefore := make([]float64, info.Dim) // momentum at the step's start
-	eBefore := res.Energy0               // energy at the step's start
+	// Momentum and energy before the hooks that may change the bodies:
+	// at the step's start (Begin hooks) and at its end before the End
+	// hooks.
+	pBefore := make([]float64, info.Dim)
+	eBefore := res.Energy0
 	changed := func(n int) {
 		bc := res.BodyChanges
 		if bc == nil {
@@ -311,25 +316,42 @@ func Run(sys System, c Config) (*Summary, error) {
 		bc.Min, bc.Max, bc.Final = min(bc.Min, n), max(bc.Max, n), n
 		bodies = n
 	}
-	running := true // the hook stays on the stepper after Run
+	// added counts what the hooks before it did to the bodies since
+	// pBefore and eBefore were taken.
+	added := func(st *sim.Stepper) error {
+		if n := len(st.V) / nv; n != bodies {
+			changed(n)
+			sys.Momentum(p, st.V)
+			for i := range p {
+				res.BodyChanges.MomentumAdded[i] += p[i] - pBefore[i]
+			}
+			ke, pe := sys.Energy(st.Q, st.V)
+			res.BodyChanges.EnergyAdded += ke + pe - eBefore
+		}
+		return nil
+	}
+	running := true // the hooks stay on the stepper after Run
+	st.AddFirstHook(sim.Hook{Name: "runner: before the End hooks",
+		End: func(st *sim.Stepper) error {
+			if running {
+				sys.Momentum(pBefore, st.V)
+				ke, pe := sys.Energy(st.Q, st.V)
+				eBefore = ke + pe
+			}
+			return nil
+		}})
 	st.AddHook(sim.Hook{Name: "runner: body count",
 		Begin: func(st *sim.Stepper) error {
-			if n := len(st.V) / nv; running && n != bodies {
-				changed(n)
-				sys.Momentum(p, st.V)
-				for i := range p {
-					res.BodyChanges.MomentumAdded[i] += p[i] - pBefore[i]
-				}
-				ke, pe := sys.Energy(st.Q, st.V)
-				res.BodyChanges.EnergyAdded += ke + pe - eBefore
+			if !running {
+				return nil
 			}
-			return nil
+			return added(st)
 		},
 		End: func(st *sim.Stepper) error {
-			if n := len(st.V) / nv; running && n != bodies {
-				changed(n)
+			if !running {
+				return nil
 			}
-			return nil
+			return added(st)
 		}})
 	saved := -1
 	saveFrame := func() error {

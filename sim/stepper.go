@@ -364,6 +364,11 @@ type Hook struct {
 // AddHook adds h to the hooks run in every step.
 func (s *Stepper) AddHook(h Hook) { s.hooks = append(s.hooks, h) }
 
+// AddFirstHook adds h before the hooks added so far: an observer that
+// must see the state before the others change it (the run driver measures
+// what a script's endOfStep inserted or deleted).
+func (s *Stepper) AddFirstHook(h Hook) { s.hooks = append([]Hook{h}, s.hooks...) }
+
 func (s *Stepper) hookError(h *Hook, err error) error {
 	return fmt.Errorf("sim: step %d (t = %.10g → %.10g): hook %s: %w", s.N+1, s.T, s.T+s.H, h.Name, err)
 }
