@@ -95,3 +95,27 @@ func TestRunInsertionScenes(t *testing.T) {
 		})
 	}
 }
+
+// TestRender3DVaryingBodies: a 3D trajectory whose frames differ in their
+// number of bodies (no rigidbody3d script inserts or deletes; a hand-made
+// or damaged file) is refused in one line, exit 2, not drawn with bodies
+// missing.
+func TestRender3DVaryingBodies(t *testing.T) {
+	out := t.TempDir()
+	if code, _, errs := runCLI(t, "run", "builtin:eight_cubes", "--end", "0.03", "--frames", "3", "--quiet", "--out", out); code != 0 {
+		t.Fatalf("run: exit %d: %s", code, errs)
+	}
+	path := filepath.Join(out, output.TrajectoryFile)
+	data, _ := os.ReadFile(path)
+	var kept []string
+	for _, l := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(l, "1,") || !strings.Contains(strings.SplitN(l, ",", 4)[2], "7") {
+			kept = append(kept, l) // frame 1 without body 7
+		}
+	}
+	os.WriteFile(path, []byte(strings.Join(kept, "\n")), 0o644)
+	code, _, errs := runCLI(t, "render", out, "--no-mp4", "--no-gif", "--width", "32", "--height", "32")
+	if code != 2 || !strings.Contains(errs, "the frames differ in their number of bodies") {
+		t.Errorf("exit %d: %q", code, errs)
+	}
+}

@@ -53,6 +53,10 @@ func tryRender3D(dir string, rd runDir, o output.RenderOptions, noPNG, noGIF, no
 	if err != nil {
 		return true, err
 	}
+	if traj.Varying {
+		// rigidbody3d scripts cannot insert or delete bodies
+		return true, badInput("%s: the frames differ in their number of bodies; a 3D render draws one set of bodies (%s)", filepath.Join(dir, output.TrajectoryFile), output.Scene3DFile)
+	}
 	if traj.NumBodies != len(doc.Bodies) || len(traj.Frames) == 0 {
 		return true, badInput("%s: %d bodies in %d frames, want %d bodies as in %s", filepath.Join(dir, output.TrajectoryFile), traj.NumBodies, len(traj.Frames), len(doc.Bodies), output.Scene3DFile)
 	}
