@@ -119,10 +119,28 @@ func (s *System) FindMissed(ref, q []float64, search, tol float64, p *mech.Probl
 		added++
 	}
 	if added > 0 {
-		mf.sorted = append(mf.sorted, d.contacts[len(d.contacts)-added:]...)
-		slices.SortFunc(mf.sorted, contactCmp)
+		mf.sorted = mergeSorted(mf.sorted, d.contacts[len(d.contacts)-added:])
 	}
 	return added
+}
+
+// mergeSorted returns sorted with the contacts of add merged in, both in
+// contactCmp order and with no contact in both: the slice that sorting
+// their concatenation gives (the keys are distinct), in O(len) instead of
+// a sort of the whole, merged backwards in place (it grows sorted only).
+func mergeSorted(sorted, add []Contact) []Contact {
+	i, j := len(sorted)-1, len(add)-1
+	sorted = append(sorted, add...)
+	for w := len(sorted) - 1; j >= 0; w-- {
+		if i >= 0 && contactCmp(sorted[i], add[j]) > 0 {
+			sorted[w] = sorted[i]
+			i--
+		} else {
+			sorted[w] = add[j]
+			j--
+		}
+	}
+	return sorted
 }
 
 // missedPairs appends to s.miss.cand every pair of a moved ball and another
