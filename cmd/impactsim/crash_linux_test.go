@@ -74,6 +74,10 @@ func TestKilledRunRenders(t *testing.T) {
 		{"run", "builtin:eight_cubes", "--end", "1000", "--frames", "1000000", "--quiet"},
 		{"run", "builtin:drum9x9", "--end", "1e6", "--frames", "100000000", "--quiet"},
 		{"run", "builtin:eight_cubes", "--end", "1000", "--frames", "1000000", "--quiet", "--vtk"},
+		// a script adds a body every 25 steps and deletes all but one
+		// every 400: killed after its bodies changed
+		{"run", filepath.Join("..", "..", "parity", "testdata", "rigidbody2d", "tests_python_serialization", "insertion_deletion_test.xml"),
+			"--end", "1e6", "--frames", "100000000", "--quiet"},
 	}
 	dir := filepath.Join(t.TempDir(), "out")
 	for k, args := range cases {
@@ -84,7 +88,7 @@ func TestKilledRunRenders(t *testing.T) {
 		// wait (without a time limit that load could break) for the run
 		// to have saved its first frame, then kill it 0–300 ms later
 		for deadline := time.Now().Add(5 * time.Minute); ; time.Sleep(20 * time.Millisecond) {
-			if s := readSummary(t, dir); s != nil && s.Frames >= 1 && s.PID == cmd.Process.Pid {
+			if s := readSummary(t, dir); s != nil && s.Frames >= 1 && s.PID == cmd.Process.Pid && (k != 3 || s.BodyChanges != nil) {
 				break
 			}
 			if time.Now().After(deadline) {
@@ -112,6 +116,9 @@ func TestKilledRunRenders(t *testing.T) {
 			if _, err := os.Stat(filepath.Join(dir, output.Scene3DFile)); err == nil {
 				t.Errorf("scene3d.json of the earlier 3D run left beside a 2D run")
 			}
+		}
+		if k == 3 && s.BodyChanges == nil {
+			t.Errorf("case 3: killed before its bodies changed")
 		}
 		if k == 2 {
 			if _, err := os.Stat(filepath.Join(dir, "vtk", "trajectory.pvd")); err != nil {
