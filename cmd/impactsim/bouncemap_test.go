@@ -78,6 +78,13 @@ func TestBouncemapBuildShow(t *testing.T) {
 		{[]string{"bouncemap", "frobnicate"}, "unknown subcommand"},
 	}
 	for _, c := range cases {
+		if len(c.args) > 2 && c.args[2] == teapot {
+			if _, err := os.Stat(teapot); err != nil {
+				// The shared meshes sit beside the repository, not in it.
+				t.Logf("skipping the open-teapot case: %v", err)
+				continue
+			}
+		}
 		code, _, errs := runCLI(t, c.args...)
 		if code != 2 || !strings.Contains(errs, c.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errs, c.want)
