@@ -24,6 +24,7 @@ func TestBenchPileBadInput(t *testing.T) {
 		{"bench", "pile", "--kind", "sphere"},
 		{"bench", "pile", "--n", "0"},
 		{"bench", "pile", "--operator", "newton"},
+		{"bench", "pile", "--cor", "0.5,1.5"},
 	} {
 		code, out, errs := runCLI(t, args...)
 		if code != 2 {
@@ -34,7 +35,7 @@ func TestBenchPileBadInput(t *testing.T) {
 		}
 	}
 	_, _, errs := runCLI(t, "bench", "pile", "--kind", "sphere")
-	if !strings.Contains(errs, `--kind: expected box or mesh, got "sphere"`) {
+	if !strings.Contains(errs, `--kind: expected box, mesh or bunny, got "sphere"`) {
 		t.Errorf("unexpected message %q", errs)
 	}
 }

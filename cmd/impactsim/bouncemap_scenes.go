@@ -70,20 +70,11 @@ func bouncemapRods() (*rigid3d.System, float64, error) {
 
 // bouncemapBunnies: the shared bunny scaled to 16 cm, three of them.
 func bouncemapBunnies() (*rigid3d.System, float64, error) {
-	const path = "../shared/meshes/bunny.obj"
-	f, err := os.Open(path)
+	vs, fs, err := readBunny("builtin:bouncemap_bunny")
 	if err != nil {
-		return nil, 0, badInput("builtin:bouncemap_bunny needs %s (run from the repository root): %v", path, err)
+		return nil, 0, err
 	}
-	vs, fs, err := rigid3d.ReadOBJ(f, path)
-	f.Close()
-	if err != nil {
-		return nil, 0, usageError{err}
-	}
-	for i := range vs {
-		vs[i] = r3.Scale(0.01, vs[i])
-	}
-	mesh, com, q, bm, err := mappedMesh(vs, fs, path, 45, 24)
+	mesh, com, q, bm, err := mappedMesh(vs, fs, bunnyPath, 45, 24)
 	if err != nil {
 		return nil, 0, err
 	}
@@ -99,4 +90,25 @@ func bouncemapBunnies() (*rigid3d.System, float64, error) {
 		return nil, 0, fmt.Errorf("builtin:bouncemap_bunny: %w", err)
 	}
 	return s, 2e-4, nil
+}
+
+// bunnyPath is the shared Stanford bunny, relative to the repository root.
+const bunnyPath = "../shared/meshes/bunny.obj"
+
+// readBunny reads the shared bunny scaled to 16 cm (its file is in cm);
+// who names the scene or command that needs it.
+func readBunny(who string) ([]r3.Vec, [][3]int, error) {
+	f, err := os.Open(bunnyPath)
+	if err != nil {
+		return nil, nil, badInput("%s needs %s (run from the repository root): %v", who, bunnyPath, err)
+	}
+	vs, fs, err := rigid3d.ReadOBJ(f, bunnyPath)
+	f.Close()
+	if err != nil {
+		return nil, nil, usageError{err}
+	}
+	for i := range vs {
+		vs[i] = r3.Scale(0.01, vs[i])
+	}
+	return vs, fs, nil
 }

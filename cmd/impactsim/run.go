@@ -209,7 +209,12 @@ func runAndReport(sys runner.System, c *runConfig, stdout, stderr io.Writer) err
 // warn, one line each.
 func openScene(arg string, opts scenario.Options, warn io.Writer) (sys runner.System, name string, end float64, err error) {
 	if b, ok := strings.CutPrefix(arg, "builtin:"); ok {
-		if mk, found := builtins3D[b]; found {
+		mk, found := builtins3D[b]
+		if !found {
+			mk.make, found = parametricBuiltin3D(b)
+			mk.op = "grr"
+		}
+		if found {
 			s, dt, err := mk.make()
 			if err != nil {
 				return nil, "", 0, err
