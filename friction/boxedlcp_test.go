@@ -63,14 +63,7 @@ func TestBoxedLCPConditions(t *testing.T) {
 			if name != "lcp" {
 				cor = rng.Float64()
 			}
-			var b []desiderata.Ball
-			for i := 0; i < 3; i++ {
-				for j := 0; j < 3; j++ {
-					b = append(b, desiderata.Ball{X: float64(i) + 0.5*float64(j%2), Y: float64(j) * math.Sqrt(0.75),
-						VX: rng.NormFloat64(), VY: rng.NormFloat64(), M: 0.5 + rng.Float64(), R: 0.5})
-				}
-			}
-			p := desiderata.Balls2D(b, cor, mu)
+			p := blcpPatch(rng, cor, mu)
 			law := friction.NewBoxedLCP(normalOp(t, name))
 			lam, beta, v := solveBLCP(t, law, p)
 			// Target: the frictionless answer's normal velocities where it pushes.
@@ -170,5 +163,58 @@ func TestBoxedLCPCap(t *testing.T) {
 	st, err := law.Solve(p, lam, beta)
 	if err != nil || st.Capped != 1 || st.CappedIterations != 1 || !(st.CappedResidual > st.CappedTol) {
 		t.Errorf("a cap of one sweep: %v, stats %+v", err, st)
+	}
+}
+
+// blcpPatch is a 3×3 patch of touching balls with random velocities (the
+// problem of TestBoxedLCPConditions).
+func blcpPatch(rng *rand.Rand, cor, mu float64) *mech.Problem {
+	var b []desiderata.Ball
+	for i := 0; i < 3; i++ {
+		for j := 0; j < 3; j++ {
+			b = append(b, desiderata.Ball{X: float64(i) + 0.5*float64(j%2), Y: float64(j) * math.Sqrt(0.75),
+				VX: rng.NormFloat64(), VY: rng.NormFloat64(), M: 0.5 + rng.Float64(), R: 0.5})
+		}
+	}
+	return desiderata.Balls2D(b, cor, mu)
+}
+
+// TestBoxedLCPDoesNotAllocate: once its workspaces have grown, a solve
+// allocates nothing (the sweeps run on islands of 10⁴–10⁵ contacts every
+// step), and a law reused across problems returns, bit for bit, what a
+// fresh law returns.
+func TestBoxedLCPDoesNotAllocate(t *testing.T) {
+	for _, name := range []string{"lcp", "qce"} {
+		rng := rand.New(rand.NewSource(11))
+		p := blcpPatch(rng, 0.5, 0.7)
+		law := friction.NewBoxedLCP(normalOp(t, name))
+		lam := make([]float64, p.NContacts())
+		beta := make([]float64, p.D.NCols())
+		if _, err := law.Solve(p, lam, beta); err != nil {
+			t.Fatal(err)
+		}
+		lam1, beta1 := append([]float64(nil), lam...), append([]float64(nil), beta...)
+		if n := testing.AllocsPerRun(20, func() {
+			if _, err := law.Solve(p, lam, beta); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 {
+			t.Errorf("%s: %v allocations per solve in steady state, want 0", name, n)
+		}
+		other := blcpPatch(rand.New(rand.NewSource(12)), 0.5, 0.7)
+		if _, err := law.Solve(other, make([]float64, other.NContacts()), make([]float64, other.D.NCols())); err != nil {
+			t.Fatal(err)
+		}
+		lam2, beta2, _ := solveBLCP(t, law, p)
+		for i := range lam1 {
+			if lam1[i] != lam2[i] {
+				t.Errorf("%s: λ[%d] = %.17g after reuse, %.17g fresh", name, i, lam2[i], lam1[i])
+			}
+		}
+		for j := range beta1 {
+			if beta1[j] != beta2[j] {
+				t.Errorf("%s: β[%d] = %.17g after reuse, %.17g fresh", name, j, beta2[j], beta1[j])
+			}
+		}
 	}
 }
