@@ -1,6 +1,7 @@
 package spheres
 
 import (
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"testing"
@@ -171,34 +172,46 @@ func TestImpactDeterministicAcrossWorkers(t *testing.T) {
 		var ref *System
 		for _, nw := range []int{1, 2, 3} {
 			s := crate(150, 2)
-			var pool *par.Pool
-			if nw > 1 {
-				pool = par.New(nw)
-				s.SetPool(pool)
-			}
+			done := onWorkers(s, nw)
 			cfg := &ImpactConfig{H: 1e-3, Law: l, SortEvery: 7}
 			for k := 0; k < 40; k++ {
 				if _, err := s.StepImpact(cfg); err != nil {
 					t.Fatal(err)
 				}
 			}
-			if pool != nil {
-				pool.Close()
-			}
+			done()
 			if ref == nil {
 				ref = s
 				continue
 			}
-			for k := range s.X {
-				if s.X[k] != ref.X[k] {
-					t.Fatalf("%s, %d workers: X[%d] = %v, 1 worker %v", l.Name(), nw, k, s.X[k], ref.X[k])
-				}
-			}
-			for k := range s.VW {
-				if s.VW[k] != ref.VW[k] {
-					t.Fatalf("%s, %d workers: VW[%d] = %v, 1 worker %v", l.Name(), nw, k, s.VW[k], ref.VW[k])
-				}
-			}
+			sameState(t, fmt.Sprintf("%s, %d workers", l.Name(), nw), s, ref)
+		}
+	}
+}
+
+// onWorkers gives s a pool of nw workers (none for 1) and returns the
+// function that closes it.
+func onWorkers(s *System, nw int) (done func()) {
+	if nw < 2 {
+		return func() {}
+	}
+	pool := par.New(nw)
+	s.SetPool(pool)
+	return pool.Close
+}
+
+// sameState fails unless s and ref have bitwise the same centres and
+// velocities.
+func sameState(t *testing.T, what string, s, ref *System) {
+	t.Helper()
+	for k := range s.X {
+		if s.X[k] != ref.X[k] {
+			t.Fatalf("%s: X[%d] = %v, 1 worker %v", what, k, s.X[k], ref.X[k])
+		}
+	}
+	for k := range s.VW {
+		if s.VW[k] != ref.VW[k] {
+			t.Fatalf("%s: VW[%d] = %v, 1 worker %v", what, k, s.VW[k], ref.VW[k])
 		}
 	}
 }

@@ -8,8 +8,9 @@ import (
 	"impactsim/sim"
 )
 
-// overlapAll is the deepest overlap of any two spheres or a sphere and a
-// wall (all pairs, not only the step's contacts).
+// overlapAll is the deepest overlap of any two spheres (nearest images
+// across periodic sides) or a sphere and a wall (all pairs, not only the
+// step's contacts).
 func (s *System) overlapAll() float64 {
 	w := 0.0
 	n := s.N()
@@ -17,7 +18,9 @@ func (s *System) overlapAll() float64 {
 		x := s.X[3*i : 3*i+3]
 		for j := i + 1; j < n; j++ {
 			y := s.X[3*j : 3*j+3]
-			d := math.Sqrt((x[0]-y[0])*(x[0]-y[0]) + (x[1]-y[1])*(x[1]-y[1]) + (x[2]-y[2])*(x[2]-y[2]))
+			e := [3]float64{x[0] - y[0], x[1] - y[1], x[2] - y[2]}
+			s.nearestImage(&e)
+			d := math.Sqrt(e[0]*e[0] + e[1]*e[1] + e[2]*e[2])
 			w = math.Max(w, s.R[i]+s.R[j]-d)
 		}
 		for k := range s.Planes {

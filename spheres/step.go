@@ -84,10 +84,7 @@ func (s *System) Step(c *Config) StepStats {
 	var st StepStats
 	h := c.H
 	t0 := time.Now()
-	if st.Err = s.checkPeriodic(); st.Err == nil && c.Correction != nil && s.Periodic != (Periodic{}) {
-		st.Err = fmt.Errorf("spheres: position correction with periodic sides is not supported")
-	}
-	if st.Err != nil {
+	if st.Err = s.checkPeriodic(); st.Err != nil {
 		return st
 	}
 	s.wrapPeriodic()
@@ -118,8 +115,16 @@ func (s *System) Step(c *Config) StepStats {
 	st.Integrate = t1.Sub(t0) + t4.Sub(t3)
 	st.Detect = t2.Sub(t1)
 	st.Solve = t3.Sub(t2)
-	if st.Err = s.setCorrection(c.Correction); st.Err == nil && s.corr != nil {
+	// the speculative contacts stand in for the missed-contact search
+	var cfg *sim.Correction
+	if c.Correction != nil {
+		w.nbCorr = *c.Correction
+		w.nbCorr.Search = 0
+		cfg = &w.nbCorr
+	}
+	if st.Err = s.setCorrection(cfg); st.Err == nil && s.corr != nil {
 		st.Correction, st.Err = s.correct()
+		s.wrapPeriodic()
 	}
 	return st
 }
@@ -234,7 +239,8 @@ type workspace struct {
 	periodic   [2]bool
 	stencilOff [13][3]int
 
-	nb nbgsWork
+	nb     nbgsWork
+	nbCorr sim.Correction // Config.Correction without its search
 
 	// collision integrator (StepImpact)
 	alg4     bool // detect at the free-flight prediction (Alg. 4)
