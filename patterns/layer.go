@@ -9,6 +9,7 @@ import (
 
 	"impactsim/motion"
 	"impactsim/par"
+	"impactsim/sim"
 	"impactsim/spheres"
 )
 
@@ -68,6 +69,12 @@ type Config struct {
 	BoxedMaxIter int
 	// Seed seeds the jitter of the initial lattice and velocities.
 	Seed uint64
+	// Correction, when set, projects the centres out of penetration as
+	// the last stage of every step (spheres.ImpactConfig.Correction; the
+	// velocities, hence the impacts, are untouched). Nil: Alg. 4 as
+	// published, whose resting spheres sink into the floor and each other
+	// by ½gh² per step.
+	Correction *sim.Correction
 }
 
 // DefaultConfig returns Bizon et al.'s layer at point p: 60,000 spheres of
@@ -175,7 +182,7 @@ func New(c Config) (*Layer, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	return &Layer{Cfg: c, Sys: s, Motion: m, floor: ref, imp: spheres.ImpactConfig{H: c.H, Law: c.Law()}}, nil
+	return &Layer{Cfg: c, Sys: s, Motion: m, floor: ref, imp: spheres.ImpactConfig{H: c.H, Law: c.Law(), Correction: c.Correction}}, nil
 }
 
 // SetPool makes the steps run on pool (results do not depend on it).

@@ -43,6 +43,12 @@ type StepCost struct {
 	Impact, Friction                     time.Duration
 	Contacts, MaxContacts, MaxIterations int
 	MaxWallPenetration                   float64 // σ
+	// Correction is the position correction's time, Passes its
+	// projections and Missed the contacts its search found (all summed),
+	// MaxOverlap the deepest overlap it left (σ).
+	Correction     time.Duration
+	Passes, Missed int
+	MaxOverlap     float64
 }
 
 // Result is what Run measured.
@@ -149,6 +155,10 @@ func (c *StepCost) add(st spheres.ImpactStats, wall time.Duration, sigma float64
 	c.MaxContacts = max(c.MaxContacts, st.Contacts)
 	c.MaxIterations = max(c.MaxIterations, st.MaxIslandIterations)
 	c.MaxWallPenetration = math.Max(c.MaxWallPenetration, st.MaxWallPenetration/sigma)
+	c.Correction += st.Correction.Time
+	c.Passes += st.Correction.Passes
+	c.Missed += st.Correction.Missed
+	c.MaxOverlap = math.Max(c.MaxOverlap, st.Correction.Overlap/sigma)
 }
 
 // sample analyses the height field now.

@@ -122,6 +122,33 @@
 // replaces the error reduction ε as the remedy for penetration without
 // adding velocity (ε may stay 0).
 //
+// With ImpactConfig.Correction the same projection is the last stage of
+// StepImpact (Alg. 4), after the free flight and the walls' motion. Its
+// constraints are the active set (found at the free-flight prediction,
+// normals at the step's start), relinearized at the new centres, plus
+// the contacts the prediction missed: Alg. 4 moves every sphere by
+// h v⁺, so a resting sphere sinks by ½h²|g| per step, and a sphere whose
+// path the impulses bent can end inside one the prediction never met
+// (two spheres falling together do not touch at the prediction; the
+// lower one stopped by the floor is then overlapped by the upper). With
+// Correction.Search > 0 the system is a sim.MissedContactFinder: around
+// every sphere that ended more than Search from its prediction it looks
+// on a grid of the end positions (cells ≥ 2 r_max, the stencil wrapped
+// across periodic sides, spheres scanned in index order, so the result
+// does not depend on the workers) for spheres and walls overlapping it by
+// more than Tol that are not contacts of the step; a missed contact
+// between spheres that both moved less than Search overlaps by less than
+// 2 Search + Tol and is in the next step's active set. Gaps and normals
+// across a periodic side are the nearest image's, so a pair across the
+// side is corrected as in the unwrapped space
+// (TestImpactCorrectionPeriodicPair), and both steps accept periodic
+// sides with the correction. Velocities and orientations are untouched,
+// bit for bit (TestImpactCorrectionRestingLayer checks every step of every
+// operator against the same step without it), so every impact
+// desideratum of the operator is kept; ImpactStats.Correction records the
+// passes, the missed contacts, the overlap before and after and the
+// potential energy it changed.
+//
 // # Adding and removing spheres, moving walls
 //
 // Add appends a sphere (identity orientation, a fresh ID); Remove drops

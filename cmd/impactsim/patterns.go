@@ -15,6 +15,8 @@ import (
 	"impactsim/output"
 	"impactsim/par"
 	"impactsim/patterns"
+	"impactsim/scenario"
+	"impactsim/sim"
 	"impactsim/spheres"
 )
 
@@ -29,6 +31,7 @@ type patternOpts struct {
 	blcpIters          int
 	workers            int
 	seed               uint64
+	corr               scenario.CorrectionOptions
 }
 
 func (o *patternOpts) register(fs *flag.FlagSet, pattern string) {
@@ -44,6 +47,27 @@ func (o *patternOpts) register(fs *flag.FlagSet, pattern string) {
 	countVar(fs, &o.blcpIters, "blcp-sweeps", 1000, 1, 1e8, "boxed LCP: sweep cap (at the cap the step goes on and is counted as capped)")
 	countVar(fs, &o.workers, "workers", 0, 0, maxWorkers, "goroutines (0: GOMAXPROCS); results do not depend on it")
 	fs.Uint64Var(&o.seed, "seed", 1, "seed of the initial lattice's jitter and velocities")
+	fs.StringVar(&o.corr.Mode, "position-correction", "off", "on or off: project the centres out of penetration after every step, velocities untouched (off by default: Alg. 4 as in the papers' runs; on removes the floor penetration of ½gh² per step at 2.4–72× the step's cost, README)")
+	fs.Float64Var(&o.corr.Tol, "correction-tol", 0, "position correction: overlap tolerance, a length (0: 1e-5 of the radius)")
+	countVar(fs, &o.corr.MaxPasses, "correction-passes", 0, 0, 1000, "position correction: projection passes per step at most (0: 8)")
+}
+
+// correction returns the position correction the flags select (nil: off):
+// run's defaults relative to the radius σ/2 (scenario.DefaultCorrectionTol,
+// scenario.DefaultCorrectionSearch).
+func (o *patternOpts) correction() *sim.Correction {
+	if o.corr.Mode != "on" {
+		return nil
+	}
+	r := o.sigma / 2
+	c := &sim.Correction{Project: true, Tol: o.corr.Tol, MaxPasses: o.corr.MaxPasses, Search: scenario.DefaultCorrectionSearch * r}
+	if c.Tol == 0 {
+		c.Tol = scenario.DefaultCorrectionTol * r
+	}
+	if o.solver != "auto" {
+		c.Solver = o.solver
+	}
+	return c
 }
 
 func spheresOperators() []string {
@@ -70,6 +94,10 @@ func (o *patternOpts) layer(name string, p patterns.Point) (*patterns.Layer, err
 	if !(o.blcpTol > 0) || math.IsInf(o.blcpTol, 0) {
 		return nil, badInput("%s: --blcp-tol: expected a tolerance > 0, got %v", name, o.blcpTol)
 	}
+	if err := checkCorrectionFlags(name, o.corr); err != nil {
+		return nil, err
+	}
+	c.Correction = o.correction()
 	if err := c.Check(); err != nil {
 		return nil, usageError{fmt.Errorf("%s: %w", name, err)}
 	}
@@ -134,10 +162,19 @@ func printPatternRun(w io.Writer, y *patterns.Layer, res patterns.Result, dir st
 		return
 	}
 	last := res.Samples[n-1]
-	fmt.Fprintf(w, "%-8s f* = %.2f, Γ = %.1f, %d spheres, h = %g, %s: %d steps (%.1f cycles); last sample λ = %.2fσ, λ/H = %.3f (dispersion %.3f, %+.1f %%), %d peaks (want %d), ring power %.2f; %.3f s/step (%.0f contacts, up to %d GR iterations), deepest floor overlap %.3fσ → %s\n",
+	fmt.Fprintf(w, "%-8s f* = %.2f, Γ = %.1f, %d spheres, h = %g, %s: %d steps (%.1f cycles); last sample λ = %.2fσ, λ/H = %.3f (dispersion %.3f, %+.1f %%), %d peaks (want %d), ring power %.2f; %.3f s/step (%.0f contacts, up to %d GR iterations), deepest floor overlap %.3gσ%s → %s\n",
 		c.Point.Name, c.Point.FStar, c.Point.Gamma, c.N, c.H, spheres.Law{Operator: c.Operator, Friction: c.Friction}.Name(), res.Cost.Steps, y.Cycles(),
 		last.Lambda, last.LambdaOverH, patterns.Dispersion(c.Point.FStar), 100*(last.LambdaOverH/patterns.Dispersion(c.Point.FStar)-1), last.Peaks, c.Point.Peaks, last.Contrast,
-		res.Cost.Wall.Seconds()/float64(k), float64(res.Cost.Contacts)/float64(k), res.Cost.MaxIterations, res.Cost.MaxWallPenetration, dir)
+		res.Cost.Wall.Seconds()/float64(k), float64(res.Cost.Contacts)/float64(k), res.Cost.MaxIterations, res.Cost.MaxWallPenetration, correctionSummary(res.Cost, k), dir)
+}
+
+// correctionSummary describes the position correction of a run (its
+// absence when the run had none).
+func correctionSummary(c patterns.StepCost, steps int) string {
+	if c.Correction == 0 {
+		return ", no position correction"
+	}
+	return fmt.Sprintf(", position correction %.3f s/step (%d passes, %d missed contacts, deepest overlap left %.3gσ)", c.Correction.Seconds()/float64(steps), c.Passes, c.Missed, c.MaxOverlap)
 }
 
 // cmdBenchPatterns runs `bench patterns`: per-step costs of the vibrated
@@ -222,7 +259,7 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 	c := &y.Cfg
 	fmt.Fprintf(stdout, "%s: f* = %.2f, Γ = %.1f, %d spheres (%.1fσ × %.1fσ, periodic), %s, %d workers, from t = %.4f s (%.2f cycles); loadavg %s\n",
 		c.Point.Name, c.Point.FStar, c.Point.Gamma, c.N, c.Side()/c.Sigma, c.Side()/c.Sigma, spheres.Law{Operator: c.Operator, Friction: c.Friction}.Name(), pool.Workers(), y.Time(), y.Cycles(), loadavg())
-	fmt.Fprintf(stdout, "%-9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %7s %7s %7s %8s %8s %8s %7s %9s\n", "h", "step", "integr", "detect", "det max", "det min", "impact", "imp max", "imp min", "friction", "fr max", "fr min", "GR avg", "GR max", "GR min", "con avg", "con max", "con min", "allocs", "B/sphere")
+	fmt.Fprintf(stdout, "%-9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %7s %7s %7s %8s %8s %8s %7s %9s %9s %9s\n", "h", "step", "integr", "detect", "det max", "det min", "impact", "imp max", "imp min", "friction", "fr max", "fr min", "GR avg", "GR max", "GR min", "con avg", "con max", "con min", "allocs", "B/sphere", "correct", "floor σ")
 	var last layerRow
 	for i, h := range hs {
 		if i > 0 {
@@ -247,12 +284,12 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%-9g %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %7.1f %7d %7d %8.0f %8d %8d %7.1f %9.0f\n", h,
+		fmt.Fprintf(stdout, "%-9g %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %7.1f %7d %7d %8.0f %8d %8d %7.1f %9.0f %9.4f %9.2g\n", h,
 			row.wall, row.integ, row.det.avg, row.det.max, row.det.min, row.imp.avg, row.imp.max, row.imp.min, row.fr.avg, row.fr.max, row.fr.min,
-			row.iter.avg, int(row.iter.max), int(row.iter.min), row.con.avg, int(row.con.max), int(row.con.min), row.allocs, row.bytes)
+			row.iter.avg, int(row.iter.max), int(row.iter.min), row.con.avg, int(row.con.max), int(row.con.min), row.allocs, row.bytes, row.corr, row.floor)
 	}
 	fmt.Fprintf(stdout, "islands per step %.0f (largest: %.0f contacts on average, %.0f at most); %d capped solves in the last row's steps\n", last.islands.avg, last.largest.avg, last.largest.max, last.capped)
-	fmt.Fprintf(stdout, "seconds per step (wall: step, integration, detection; impact and friction summed over the islands' solves); GR iterations per step (the most of an island); constraints per step; allocations per step; peak Go heap (HeapSys) per sphere\n")
+	fmt.Fprintf(stdout, "seconds per step (wall: step, integration, detection; impact and friction summed over the islands' solves; correct: the position correction, part of step); GR iterations per step (the most of an island); constraints per step; allocations per step; peak Go heap (HeapSys) per sphere; floor σ: the deepest overlap of a sphere and the floor at a step's start, in σ\n")
 	return nil
 }
 
@@ -275,6 +312,7 @@ type layerRow struct {
 	islands, largest minMaxAvg
 	capped           int
 	allocs, bytes    float64
+	corr, floor      float64 // correction s/step; deepest floor overlap (σ)
 }
 
 // benchLayer times steps of y after one untimed step (which grows the
@@ -302,12 +340,15 @@ func benchLayer(y *patterns.Layer, steps int) (layerRow, error) {
 		r.islands.add(float64(st.Islands), k)
 		r.capped += st.Law.Capped
 		r.largest.add(float64(st.LargestIsland), k)
+		r.corr += st.Correction.Time.Seconds()
+		r.floor = math.Max(r.floor, st.MaxWallPenetration/y.Cfg.Sigma)
 	}
 	r.wall = time.Since(t0).Seconds()
 	runtime.ReadMemStats(&m1)
 	n := float64(steps)
 	r.wall /= n
 	r.integ /= n
+	r.corr /= n
 	for _, m := range []*minMaxAvg{&r.det, &r.imp, &r.fr, &r.iter, &r.con, &r.islands, &r.largest} {
 		m.avg /= n
 	}
