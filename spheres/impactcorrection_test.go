@@ -5,6 +5,7 @@ import (
 	"math"
 	"testing"
 
+	"impactsim/friction"
 	"impactsim/sim"
 )
 
@@ -109,60 +110,75 @@ func TestImpactCorrectionRestingLayer(t *testing.T) {
 
 // TestImpactCorrectionPeriodicPair: a resting pair overlapping across a
 // periodic side (x, y and the corner) is corrected as the same pair in the
-// unwrapped space, to 10⁻¹²; momentum is untouched.
+// unwrapped space, to 10⁻¹², by both steps (StepImpact and the NBGS Step);
+// momentum is untouched.
 func TestImpactCorrectionPeriodicPair(t *testing.T) {
 	corr := &sim.Correction{Project: true, Tol: 1e-9, Search: 1e-6}
-	for _, across := range [][2]bool{{true, false}, {false, true}, {true, true}} {
-		pair := func(unwrapped bool) *System {
-			s := periodicPair(across, unwrapped)
-			for i := range s.VW {
-				s.VW[i] *= 1e-3 // slow: the pair starts overlapping
-			}
-			// move B onto A's side through the period (or not): overlap 0.02
-			for d := 0; d < 2; d++ {
-				if across[d] {
-					s.X[3+d] = s.X[d] - 0.07 + 1
-					if unwrapped {
-						s.X[3+d] -= 1
+	alg4 := &ImpactConfig{H: 1e-3, Law: Law{Operator: "gr", Friction: "alg3", CoR: 0.5}, Correction: corr}
+	nbgs := &Config{H: 1e-3, Law: friction.NBGS{Tol: 1e-12, MaxIter: 100}, Correction: corr}
+	steps := map[string]func(s *System) (sim.CorrectionStats, error){
+		"StepImpact": func(s *System) (sim.CorrectionStats, error) {
+			st, err := s.StepImpact(alg4)
+			return st.Correction, err
+		},
+		"Step": func(s *System) (sim.CorrectionStats, error) {
+			st := s.Step(nbgs)
+			return st.Correction, st.Err
+		},
+	}
+	for _, name := range []string{"StepImpact", "Step"} {
+		step := steps[name]
+		for _, across := range [][2]bool{{true, false}, {false, true}, {true, true}} {
+			pair := func(unwrapped bool) *System {
+				s := periodicPair(across, unwrapped)
+				for i := range s.VW {
+					s.VW[i] *= 1e-3 // slow: the pair starts overlapping
+				}
+				// move B onto A's side through the period (or not)
+				for d := 0; d < 2; d++ {
+					if across[d] {
+						s.X[3+d] = s.X[d] - 0.07 + 1
+						if unwrapped {
+							s.X[3+d] -= 1
+						}
 					}
 				}
+				return s
 			}
-			return s
-		}
-		p, u := pair(false), pair(true)
-		cfg := &ImpactConfig{H: 1e-3, Law: Law{Operator: "gr", Friction: "alg3", CoR: 0.5}, Correction: corr}
-		var sp, su, first ImpactStats
-		for k := 0; k < 5; k++ {
-			var err error
-			if sp, err = p.StepImpact(cfg); err != nil {
-				t.Fatal(err)
+			p, u := pair(false), pair(true)
+			var sp, su, first sim.CorrectionStats
+			for k := 0; k < 5; k++ {
+				var err error
+				if sp, err = step(p); err != nil {
+					t.Fatal(err)
+				}
+				if su, err = step(u); err != nil {
+					t.Fatal(err)
+				}
+				if k == 0 {
+					first = sp
+				}
+				if k == 0 && (sp.Passes == 0 || sp.OverlapBefore < 0.01) {
+					t.Fatalf("%s across %v: first step corrected nothing: %+v", name, across, sp)
+				}
 			}
-			if su, err = u.StepImpact(cfg); err != nil {
-				t.Fatal(err)
+			d := unwrappedDiff(p, u)
+			mp, mu := p.LinearMomentum(), u.LinearMomentum()
+			t.Logf("%s across %v: first step's overlap %.3g → %.3g; difference from the unwrapped pair %.3g; momentum %v", name, across, first.OverlapBefore, first.Overlap, d, mp)
+			if !(d <= 1e-12) {
+				t.Errorf("%s across %v: periodic pair differs from the unwrapped one by %.3g", name, across, d)
 			}
-			if k == 0 {
-				first = sp
+			if math.Abs(su.Overlap-sp.Overlap) > 1e-12 {
+				t.Errorf("%s across %v: overlaps %v and %v", name, across, sp.Overlap, su.Overlap)
 			}
-			if k == 0 && (sp.Correction.Passes == 0 || sp.Correction.OverlapBefore < 0.01) {
-				t.Fatalf("across %v: first step corrected nothing: %+v", across, sp.Correction)
+			for a := 0; a < 3; a++ {
+				if math.Abs(mp[a]-mu[a]) > 1e-15 {
+					t.Errorf("%s across %v: momentum %v, unwrapped %v", name, across, mp, mu)
+				}
 			}
-		}
-		d := unwrappedDiff(p, u)
-		mp, mu := p.LinearMomentum(), u.LinearMomentum()
-		t.Logf("across %v: first step's overlap %.3g → %.3g; difference from the unwrapped pair %.3g; momentum %v", across, first.Correction.OverlapBefore, first.Correction.Overlap, d, mp)
-		if !(d <= 1e-12) {
-			t.Errorf("across %v: periodic pair differs from the unwrapped one by %.3g", across, d)
-		}
-		if su.Correction.Overlap != sp.Correction.Overlap && math.Abs(su.Correction.Overlap-sp.Correction.Overlap) > 1e-12 {
-			t.Errorf("across %v: overlaps %v and %v", across, sp.Correction.Overlap, su.Correction.Overlap)
-		}
-		for a := 0; a < 3; a++ {
-			if math.Abs(mp[a]-mu[a]) > 1e-15 {
-				t.Errorf("across %v: momentum %v, unwrapped %v", across, mp, mu)
+			if p.overlapAll() > 1e-9 {
+				t.Errorf("%s across %v: overlap %.3g left", name, across, p.overlapAll())
 			}
-		}
-		if p.overlapAll() > 1e-9 {
-			t.Errorf("across %v: overlap %.3g left", across, p.overlapAll())
 		}
 	}
 }
