@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -101,9 +102,19 @@ func cmdBenchPile(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	// A run whose step fails (an operator at its cap, say) ends there; the
+	// other values of c still run, the files keep the steps that were
+	// taken, and the command fails at the end.
+	stopped := 0
 	for k, cor := range cors {
-		if err := benchPileRun(pileRun{kind: *kind, n: *n, steps: *steps, from: *from, op: *op, solver: *solver,
-			cor: cor, mu: *mu, seed: *seed, quiet: *quiet, header: k == 0, rec: rec, mesh: bunny, frame: frame}, stdout, stderr); err != nil {
+		err := benchPileRun(pileRun{kind: *kind, n: *n, steps: *steps, from: *from, op: *op, solver: *solver,
+			cor: cor, mu: *mu, seed: *seed, quiet: *quiet, header: k == 0, rec: rec, mesh: bunny, frame: frame}, stdout, stderr)
+		var se *stepStopped
+		switch {
+		case errors.As(err, &se):
+			fmt.Fprintf(stderr, "impactsim: %v\n", err)
+			stopped++
+		case err != nil:
 			return err
 		}
 	}
@@ -113,8 +124,23 @@ func cmdBenchPile(args []string, stdout, stderr io.Writer) error {
 		}
 		fmt.Fprintf(stdout, "\nwrote %s, %s and %s\n", filepath.Join(*out, "energy.csv"), filepath.Join(*out, "costs.csv"), filepath.Join(*out, "energy.png"))
 	}
+	if stopped > 0 {
+		return fmt.Errorf("bench pile: %d of %d runs stopped at a failed step (above)", stopped, len(cors))
+	}
 	return nil
 }
+
+// stepStopped is a run of bench pile that stopped at a failed step.
+type stepStopped struct {
+	done, steps int
+	err         error
+}
+
+func (e *stepStopped) Error() string {
+	return fmt.Sprintf("bench pile: stopped after %d of %d steps: %v", e.done, e.steps, e.err)
+}
+
+func (e *stepStopped) Unwrap() error { return e.err }
 
 // pileRun is one run of bench pile.
 type pileRun struct {
@@ -243,7 +269,7 @@ func benchPileRun(r pileRun, stdout, stderr io.Writer) error {
 	fmt.Fprintf(stdout, "| pile %s | %d | %s | %s | %s | %s | %s | %s |\n", r.kind, r.n, f(detect), f(impt), fs2, f(integ), g(iters), g(cons))
 	if stepErr != nil {
 		// The table above covers the steps that succeeded.
-		return fmt.Errorf("bench pile: stopped after %d of %d steps: %w", done, r.steps, stepErr)
+		return &stepStopped{done: done, steps: r.steps, err: stepErr}
 	}
 	return nil
 }
