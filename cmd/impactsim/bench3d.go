@@ -320,7 +320,7 @@ func (p *pileRecord) finish(kind string, n int, mu float64) error {
 		return err
 	}
 	p.energyW, p.costs = nil, nil
-	title := fmt.Sprintf("%d %s bodies, μ = %g: total energy (Fig. 9)", n, kind, mu)
+	title := fmt.Sprintf("%d %s bodies, mu = %g: total energy (Fig. 9)", n, kind, mu) // the plot font is ASCII
 	return output.PlotSeries(filepath.Join(p.dir, "energy.png"), title, "t (s)", "energy (J)", p.curves)
 }
 
