@@ -76,23 +76,11 @@ func balls2dBinding(sys *ball2d.System) *binding {
 			}
 			return starlark.None, err
 		},
-		"collisionType": func(pr *Program, args []starlark.Value) (starlark.Value, error) {
-			c, err := pr.contact("balls2d.collisionType", args, len(sys.Contacts()))
-			if err != nil {
-				return nil, err
-			}
-			return starlark.String(ball2dContactName(&sys.Contacts()[c])), nil
-		},
-		"collisionIndices": func(pr *Program, args []starlark.Value) (starlark.Value, error) {
-			c, err := pr.contact("balls2d.collisionIndices", args, len(sys.Contacts()))
-			if err != nil {
-				return nil, err
-			}
-			k := &sys.Contacts()[c]
-			return starlark.Tuple{starlark.MakeInt(int(k.I)), starlark.MakeInt(int(k.J))}, nil
-		},
 	}}
 	common(b)
+	contactQueries(b, func() int { return len(sys.Contacts()) },
+		func(c int) string { return ball2dContactName(&sys.Contacts()[c]) },
+		func(c int) (int, int) { k := &sys.Contacts()[c]; return int(k.I), int(k.J) })
 	return b
 }
 

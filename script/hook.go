@@ -105,6 +105,28 @@ func (pr *Program) between(name string) error {
 }
 
 // contact reads the only argument as the index of one of n contacts.
+// contactQueries adds the module's collisionType(i) and collisionIndices(i):
+// the i-th contact of the step (n of them) by SCISim's name and by its
+// bodies' indices.
+func contactQueries(b *binding, n func() int, name func(c int) string, pair func(c int) (int, int)) {
+	m := b.module
+	b.funcs["collisionType"] = func(pr *Program, args []starlark.Value) (starlark.Value, error) {
+		c, err := pr.contact(m+".collisionType", args, n())
+		if err != nil {
+			return nil, err
+		}
+		return starlark.String(name(c)), nil
+	}
+	b.funcs["collisionIndices"] = func(pr *Program, args []starlark.Value) (starlark.Value, error) {
+		c, err := pr.contact(m+".collisionIndices", args, n())
+		if err != nil {
+			return nil, err
+		}
+		i, j := pair(c)
+		return starlark.Tuple{starlark.MakeInt(i), starlark.MakeInt(j)}, nil
+	}
+}
+
 func (pr *Program) contact(name string, args []starlark.Value, n int) (int, error) {
 	if err := pr.during(name); err != nil {
 		return 0, err

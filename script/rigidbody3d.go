@@ -66,23 +66,11 @@ func rigidbody3dBinding(sys *rigid3d.System) *binding {
 			}
 			return starlark.None, err
 		},
-		"collisionType": func(pr *Program, args []starlark.Value) (starlark.Value, error) {
-			c, err := pr.contact("rigidbody3d.collisionType", args, len(sys.Contacts()))
-			if err != nil {
-				return nil, err
-			}
-			return starlark.String(rigid3dContactName(&sys.Contacts()[c])), nil
-		},
-		"collisionIndices": func(pr *Program, args []starlark.Value) (starlark.Value, error) {
-			c, err := pr.contact("rigidbody3d.collisionIndices", args, len(sys.Contacts()))
-			if err != nil {
-				return nil, err
-			}
-			k := &sys.Contacts()[c]
-			return starlark.Tuple{starlark.MakeInt(k.I), starlark.MakeInt(k.J)}, nil
-		},
 	}}
 	common(b)
+	contactQueries(b, func() int { return len(sys.Contacts()) },
+		func(c int) string { return rigid3dContactName(&sys.Contacts()[c]) },
+		func(c int) (int, int) { k := &sys.Contacts()[c]; return k.I, k.J })
 	return b
 }
 
