@@ -6,9 +6,11 @@
 //
 // # The layer (Bizon et al. 1998, Phys. Rev. Lett. 80, 57)
 //
-// N = 60,000 spheres of one diameter σ in a square cell periodic in x and y
-// (spheres.Periodic) of side L = σ√(N/5.4), so that the layer depth H =
-// Nσ³/L² is 5.4σ; restitution e(v) = 1 − (1 − e₀)(v/v₀)^{3/4} below v₀ =
+// N = 60,000 spheres of one diameter σ in a cell periodic in x and y
+// (spheres.Periodic) of area L_x L_y = Nσ²/5.4, so that the layer depth H =
+// Nσ³/(L_x L_y) is 5.4σ (square by default, L = σ√(N/5.4); Config.Aspect =
+// L_y/L_x, HexAspect = √3/2 for hexagons, whose three wave vectors are
+// not allowed wave vectors of a square periodic cell); restitution e(v) = 1 − (1 − e₀)(v/v₀)^{3/4} below v₀ =
 // √(gσ) and e₀ = 0.7 above (impact.VelocityRestitution), friction μ = 0.5
 // (Alg. 3, or the boxed LCP), the floor z = A sin(2πf t) (package motion,
 // spheres.Plane.Follow), f = f*√(g/H), A = Γg/(2πf)². Bizon et al.'s
@@ -34,12 +36,13 @@
 // # Analysis
 //
 // Every SampleEvery drive periods, at the drive phase 0, the top surface is
-// sampled on square cells of about 1.5σ (HeightField: the highest sphere
+// sampled on cells of about 1.5σ (HeightField: the highest sphere
 // top above the floor per cell), and its deviation from the mean is Fourier
 // transformed (gonum's FFT, rows then columns) into the power spectrum
 // P(k) = |ĥ(k)|². The dominant wave number K is the centroid of the
 // azimuthal sums S(k) = Σ_{|k′| ≈ k} P(k′) around their maximum (k ≥ 1,
-// in units of 2π/L) and λ = L/K. The peaks on the ring |k| ≈ K are counted
+// in units of 2π/L, L = max(L_x, L_y), the wave vector (a, b) having
+// |k| = L·√((a/L_x)² + (b/L_y)²)) and λ = L/K. The peaks on the ring |k| ≈ K are counted
 // in 36 directions (Spectrum.Analyze): 6 for hexagons, 4 for squares, 2
 // for stripes. λ/H is compared with the experimental dispersion relation
 // of Umbanhowar, Melo & Swinney, λ/H = 1.0 + 1.1 f*^(−1.32) (Dispersion:

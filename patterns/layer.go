@@ -46,8 +46,12 @@ type Config struct {
 	// N is the number of spheres (Bizon et al.: 60,000).
 	N int
 	// Sigma is the spheres' diameter σ (m) and Depth the layer depth H/σ
-	// (H = Nσ³/(L_x L_y): the square periodic cell has side σ√(N/Depth)).
+	// (H = Nσ³/(L_x L_y): the periodic cell's area is Nσ²/Depth).
 	Sigma, Depth float64
+	// Aspect is the periodic cell's L_y/L_x (0 or 1: a square cell). A
+	// hexagonal pattern's three wave vectors fit a periodic cell only if
+	// L_y/L_x is √3/2 (times a rational): HexAspect.
+	Aspect float64
 	// CoR is e₀ of the velocity-dependent restitution, with v₀ = √(gσ);
 	// Mu the friction coefficient; Rho the density (it cancels out of the
 	// impacts; bronze); G the gravitational acceleration.
@@ -105,15 +109,32 @@ func (c *Config) Check() error {
 	if !(c.CoR >= 0 && c.CoR <= 1) || !(c.Mu >= 0) || math.IsInf(c.Mu, 0) {
 		return fmt.Errorf("patterns: e₀ = %v, μ = %v, want 0 ≤ e₀ ≤ 1 and finite μ ≥ 0", c.CoR, c.Mu)
 	}
-	if l := c.Side(); l < 6*c.Sigma {
-		return fmt.Errorf("patterns: %d spheres at depth %gσ make a cell of side %.3gσ, want at least 6σ", c.N, c.Depth, l/c.Sigma)
+	if !(c.Aspect >= 0) || math.IsInf(c.Aspect, 0) {
+		return fmt.Errorf("patterns: aspect L_y/L_x = %v, want a positive finite number (0: square)", c.Aspect)
+	}
+	if lx, ly := c.Sides(); min(lx, ly) < 6*c.Sigma {
+		return fmt.Errorf("patterns: %d spheres at depth %gσ make a cell of %.3gσ × %.3gσ, want at least 6σ a side", c.N, c.Depth, lx/c.Sigma, ly/c.Sigma)
 	}
 	law := c.Law()
 	return law.Check()
 }
 
-// Side returns the side L = σ√(N/Depth) of the square periodic cell.
-func (c *Config) Side() float64 { return c.Sigma * math.Sqrt(float64(c.N)/c.Depth) }
+// HexAspect is the aspect L_y/L_x = √3/2 of a periodic cell that holds
+// hexagons whose wave vectors are k(1, 0) and k(±½, ±√3/2) with L_x = 4λ
+// and L_y = 3·(2λ/√3): the cell's allowed wave vectors (2πa/L_x, 2πb/L_y)
+// contain all six, (±4, 0) and (±2, ±3).
+var HexAspect = math.Sqrt(3) / 2
+
+// Sides returns the periodic cell's sides L_x and L_y (L_x L_y = Nσ²/Depth,
+// L_y/L_x = Aspect).
+func (c *Config) Sides() (lx, ly float64) {
+	a := c.Aspect
+	if a == 0 {
+		a = 1
+	}
+	lx = c.Sigma * math.Sqrt(float64(c.N)/(c.Depth*a))
+	return lx, a * lx
+}
 
 // LayerDepth returns H = Depth·σ.
 func (c *Config) LayerDepth() float64 { return c.Depth * c.Sigma }
@@ -154,22 +175,22 @@ func New(c Config) (*Layer, error) {
 	if err := c.Check(); err != nil {
 		return nil, err
 	}
-	l := c.Side()
-	nx := int(l / (1.05 * c.Sigma))
-	perLayer := nx * nx
-	s := &spheres.System{Gravity: [3]float64{0, 0, -c.G}, Mu: c.Mu, Periodic: spheres.Periodic{L: [2]float64{l, l}}}
+	lx, ly := c.Sides()
+	nx, ny := int(lx/(1.05*c.Sigma)), int(ly/(1.05*c.Sigma))
+	perLayer := nx * ny
+	s := &spheres.System{Gravity: [3]float64{0, 0, -c.G}, Mu: c.Mu, Periodic: spheres.Periodic{L: [2]float64{lx, ly}}}
 	ref := spheres.Plane{N: [3]float64{0, 0, 1}}
 	s.Planes = []spheres.Plane{ref}
 	rng := rand.New(rand.NewPCG(c.Seed, 16))
 	r := c.Sigma / 2
-	dx := l / float64(nx)
+	dx, dy := lx/float64(nx), ly/float64(ny)
 	vs := 0.05 * math.Sqrt(c.G*c.Sigma)
-	jit := 0.2 * (dx - c.Sigma)
+	jit := 0.2 * (min(dx, dy) - c.Sigma)
 	for k := 0; k < c.N; k++ {
-		i, j, z := k%nx, (k/nx)%nx, k/perLayer
+		i, j, z := k%nx, (k/nx)%ny, k/perLayer
 		x := [3]float64{
 			(float64(i)+0.5)*dx + jit*(rng.Float64()-0.5),
-			(float64(j)+0.5)*dx + jit*(rng.Float64()-0.5),
+			(float64(j)+0.5)*dy + jit*(rng.Float64()-0.5),
 			r + 0.02*c.Sigma + 1.05*c.Sigma*float64(z),
 		}
 		v := [3]float64{vs * rng.NormFloat64(), vs * rng.NormFloat64(), vs * rng.NormFloat64()}

@@ -12,15 +12,23 @@ import (
 // = n (σ = 1) made of cosines of wave number k (in units of 2π/L) along
 // the given directions (degrees).
 func synthetic(n int, k float64, dirs ...float64) HeightField {
-	h := HeightField{NX: n, L: float64(n), Z: make([]float64, n*n)}
-	for y := 0; y < n; y++ {
-		for x := 0; x < n; x++ {
+	return syntheticRect(n, n, float64(n), float64(n), float64(n)/k, dirs...)
+}
+
+// syntheticRect returns a height field of nx × ny cells over a cell of
+// sides lx × ly (σ = 1) made of cosines of wavelength lambda along the
+// given directions (degrees).
+func syntheticRect(nx, ny int, lx, ly, lambda float64, dirs ...float64) HeightField {
+	h := HeightField{NX: nx, NY: ny, LX: lx, LY: ly, Z: make([]float64, nx*ny)}
+	for iy := 0; iy < ny; iy++ {
+		for ix := 0; ix < nx; ix++ {
+			x, y := float64(ix)*lx/float64(nx), float64(iy)*ly/float64(ny)
 			z := 3.0
 			for _, d := range dirs {
 				th := d * math.Pi / 180
-				z += math.Cos(2 * math.Pi * k * (math.Cos(th)*float64(x) + math.Sin(th)*float64(y)) / float64(n))
+				z += math.Cos(2 * math.Pi * (math.Cos(th)*x + math.Sin(th)*y) / lambda)
 			}
-			h.Z[y*n+x] = z
+			h.Z[iy*nx+ix] = z
 		}
 	}
 	return h
@@ -45,10 +53,38 @@ func TestAnalyzeSynthetic(t *testing.T) {
 			t.Errorf("%s: λ = %.3f, want 14 ± 3 %%", c.name, p.Lambda)
 		}
 	}
-	flat := HeightField{NX: 20, L: 20, Z: make([]float64, 400)}
+	flat := HeightField{NX: 20, NY: 20, LX: 20, LY: 20, Z: make([]float64, 400)}
 	sp := flat.Spectrum()
 	if p := sp.Analyze(1); p.Peaks != 0 || p.Contrast != 0 {
 		t.Errorf("flat layer: %+v, want no pattern", p)
+	}
+}
+
+// TestAnalyzeRectangular: in a periodic cell of aspect √3/2 (HexAspect)
+// with L_x = 4λ the three wave vectors of hexagons are allowed ones, and
+// hexagons give 6 peaks, squares 4 (their y waves do not fit the cell:
+// 3.46 per L_y) and stripes 2, each with λ to 1 %. Wave numbers along y
+// are scaled by L_x/L_y; the two axes' grids differ.
+func TestAnalyzeRectangular(t *testing.T) {
+	const lambda = 20.0
+	lx := 4 * lambda
+	ly := HexAspect * lx
+	for _, c := range []struct {
+		name  string
+		dirs  []float64
+		peaks int
+	}{{"hexagons", []float64{0, 60, 120}, 6}, {"squares", []float64{0, 90}, 4}, {"stripes", []float64{0}, 2}} {
+		// 0.5σ cells across x, 0.55σ across y: the DFT grids differ
+		h := syntheticRect(160, int(math.Round(ly/0.55)), lx, ly, lambda, c.dirs...)
+		sp := h.Spectrum()
+		p := sp.Analyze(1)
+		t.Logf("%s in %.2f × %.2f: λ = %.3f (want %g), %d peaks, contrast %.2f", c.name, lx, ly, p.Lambda, lambda, p.Peaks, p.Contrast)
+		if p.Peaks != c.peaks {
+			t.Errorf("%s: %d peaks, want %d", c.name, p.Peaks, c.peaks)
+		}
+		if math.Abs(p.Lambda-lambda) > 0.01*lambda {
+			t.Errorf("%s: λ = %.3f, want %g ± 1 %%", c.name, p.Lambda, lambda)
+		}
 	}
 }
 
@@ -99,7 +135,7 @@ func TestLayerHeightRisesWithGamma(t *testing.T) {
 		s := y.Sys
 		for i := 0; i < s.N(); i++ {
 			x, yy, z := s.X[3*i], s.X[3*i+1], s.X[3*i+2]
-			if !(x >= 0 && x < c.Side() && yy >= 0 && yy < c.Side()) || !(z > y.FloorHeight()) {
+			if lx, ly := c.Sides(); !(x >= 0 && x < lx && yy >= 0 && yy < ly) || !(z > y.FloorHeight()) {
 				t.Fatalf("Γ = %g: sphere %d at (%g, %g, %g), floor %g: outside the cell or in the floor", gamma, i, x, yy, z, y.FloorHeight())
 			}
 		}

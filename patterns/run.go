@@ -25,6 +25,11 @@ type RunOptions struct {
 	Dir string
 	// Progress, when set, gets a progress bar.
 	Progress io.Writer
+	// Checkpoint, when set, is called after every sample and at the end of
+	// the run (impactsim patterns --save-state writes the layer's state
+	// there, so a long run can be continued with --resume); its error stops
+	// the run.
+	Checkpoint func() error
 }
 
 // Sample is the pattern analysis at one sampling time.
@@ -106,8 +111,7 @@ func (y *Layer) Run(o RunOptions) (Result, error) {
 			lastSample = s
 			smp, h := y.sample()
 			if o.Dir != "" {
-				l := c.Side() / c.Sigma
-				frames = append(frames, &output.Heatmap{NX: h.NX, NY: h.NX, Data: h.Z, X1: l, Y1: l})
+				frames = append(frames, &output.Heatmap{NX: h.NX, NY: h.NY, Data: h.Z, X1: h.LX / c.Sigma, Y1: h.LY / c.Sigma})
 				titles = append(titles, fmt.Sprintf("%s: t = %.3f s (%.1f cycles), lambda = %.1f sigma, %d peaks", c.Point.Name, smp.Time, smp.Cycles, smp.Lambda, smp.Peaks))
 			}
 			res.Samples = append(res.Samples, smp)
@@ -116,7 +120,15 @@ func (y *Layer) Run(o RunOptions) (Result, error) {
 					break
 				}
 			}
+			if o.Checkpoint != nil {
+				if err = o.Checkpoint(); err != nil {
+					break
+				}
+			}
 		}
+	}
+	if err == nil && o.Checkpoint != nil {
+		err = o.Checkpoint()
 	}
 	if bar != nil {
 		bar.Finish()
@@ -175,10 +187,11 @@ func (y *Layer) sample() (Sample, HeightField) {
 // spectrum with the dispersion relation's ring) into dir.
 func (y *Layer) WritePictures(dir string, h *HeightField, sp *Spectrum) error {
 	c := &y.Cfg
-	l := c.Side() / c.Sigma
+	lx, ly := c.Sides()
+	l := lx / c.Sigma
 	// ASCII labels: the plots' bitmap font has no Greek letters
 	title := fmt.Sprintf("%s: f* = %.2f, Gamma = %.2f, %d spheres, h = %g s, t = %.3f s (%.1f cycles)", c.Point.Name, c.Point.FStar, c.Point.Gamma, c.N, c.H, y.Time(), y.Cycles())
-	if err := output.WriteHeatmap(filepath.Join(dir, "top.png"), &output.Heatmap{NX: h.NX, NY: h.NX, Data: h.Z, X0: 0, X1: l, Y0: 0, Y1: l},
+	if err := output.WriteHeatmap(filepath.Join(dir, "top.png"), &output.Heatmap{NX: h.NX, NY: h.NY, Data: h.Z, X0: 0, X1: l, Y0: 0, Y1: ly / c.Sigma},
 		output.HeatmapOptions{Title: title, XLabel: "x / sigma", YLabel: "y / sigma", Label: "top height / sigma"}); err != nil {
 		return err
 	}
@@ -195,13 +208,13 @@ func (y *Layer) WritePictures(dir string, h *HeightField, sp *Spectrum) error {
 	for k := range side {
 		side[k] = math.NaN()
 	}
-	mid := c.Side() / 2
+	mid := ly / 2
 	for i := 0; i < s.N(); i++ {
 		if math.Abs(s.X[3*i+1]-mid) > 2*c.Sigma {
 			continue
 		}
 		z := (s.X[3*i+2] - f) / c.Sigma
-		ix := min(nx-1, max(0, int(s.X[3*i]/c.Side()*float64(nx))))
+		ix := min(nx-1, max(0, int(s.X[3*i]/lx*float64(nx))))
 		iz := min(nz-1, max(0, int(z/(zmax+1)*float64(nz))))
 		side[iz*nx+ix] = z
 	}
@@ -210,7 +223,6 @@ func (y *Layer) WritePictures(dir string, h *HeightField, sp *Spectrum) error {
 		return err
 	}
 	// spectrum
-	n := sp.NX
 	lp := make([]float64, len(sp.P))
 	top := 0.0
 	for _, p := range sp.P {
@@ -219,14 +231,15 @@ func (y *Layer) WritePictures(dir string, h *HeightField, sp *Spectrum) error {
 	for k, p := range sp.P {
 		lp[k] = math.Log10(math.Max(p, 1e-12*top) + 1e-300)
 	}
-	kd := l / (Dispersion(c.Point.FStar) * c.Depth) // the ring, in units of 2π/L
+	// the ring, in units of 2π/L_x along x and 2π/L_y along y
+	kx, ky := l/(Dispersion(c.Point.FStar)*c.Depth), ly/c.Sigma/(Dispersion(c.Point.FStar)*c.Depth)
 	var ring output.Series
 	for a := 0; a <= 128; a++ {
 		th := 2 * math.Pi * float64(a) / 128
-		ring.X = append(ring.X, kd*math.Cos(th))
-		ring.Y = append(ring.Y, kd*math.Sin(th))
+		ring.X = append(ring.X, kx*math.Cos(th))
+		ring.Y = append(ring.Y, ky*math.Sin(th))
 	}
-	lo := -float64(n/2) - 0.5
-	return output.WriteHeatmap(filepath.Join(dir, "spectrum.png"), &output.Heatmap{NX: n, NY: n, Data: lp, X0: lo, X1: lo + float64(n), Y0: lo, Y1: lo + float64(n)},
-		output.HeatmapOptions{Title: "power spectrum of the height field (ring: lambda/H = 1 + 1.1 f*^-1.32)", XLabel: "k_x L / 2 pi", YLabel: "k_y L / 2 pi", Label: "log10 power", Curves: []output.Series{ring}})
+	lox, loy := -float64(sp.NX/2)-0.5, -float64(sp.NY/2)-0.5
+	return output.WriteHeatmap(filepath.Join(dir, "spectrum.png"), &output.Heatmap{NX: sp.NX, NY: sp.NY, Data: lp, X0: lox, X1: lox + float64(sp.NX), Y0: loy, Y1: loy + float64(sp.NY)},
+		output.HeatmapOptions{Title: "power spectrum of the height field (ring: lambda/H = 1 + 1.1 f*^-1.32)", XLabel: "k_x L_x / 2 pi", YLabel: "k_y L_y / 2 pi", Label: "log10 power", Curves: []output.Series{ring}})
 }

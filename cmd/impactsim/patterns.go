@@ -25,6 +25,7 @@ type patternOpts struct {
 	pattern            string
 	n                  int
 	dt, sigma, depth   float64
+	aspect             float64
 	operator, friction string
 	solver             string
 	blcpTol            float64
@@ -39,7 +40,8 @@ func (o *patternOpts) register(fs *flag.FlagSet, pattern string) {
 	countVar(fs, &o.n, "n", 60000, 1, 1e8, "number of spheres (Bizon et al.: 60,000)")
 	fs.Float64Var(&o.dt, "dt", 3e-4, "time step (s)")
 	fs.Float64Var(&o.sigma, "sigma", 1e-3, "sphere diameter σ (m)")
-	fs.Float64Var(&o.depth, "depth", 5.4, "layer depth H/σ (the periodic cell's side is σ√(n/depth))")
+	fs.Float64Var(&o.depth, "depth", 5.4, "layer depth H/σ (the periodic cell's area is nσ²/depth)")
+	fs.Float64Var(&o.aspect, "aspect", 1, "the periodic cell's L_y/L_x (1: square; 0.866 = √3/2 holds hexagons of wavelength L_x/4, package patterns)")
 	fs.StringVar(&o.operator, "operator", "gr", "impact operator: "+strings.Join(spheresOperators(), ", "))
 	fs.StringVar(&o.friction, "friction", "alg3", "friction law: `alg3` (maximal dissipation, Smith et al. Alg. 3) or blcp (boxed LCP, Zhang et al.)")
 	fs.StringVar(&o.solver, "solver", "auto", "QP solver of the exact island solves: `auto` (dense active set, interior point or MPRGP by size) or sparse (MPRGP), dense, interior")
@@ -90,7 +92,7 @@ func (o *patternOpts) points(name string) ([]patterns.Point, error) {
 func (o *patternOpts) layer(name string, p patterns.Point) (*patterns.Layer, error) {
 	c := patterns.DefaultConfig(p)
 	c.N, c.H, c.Sigma, c.Depth, c.Operator, c.Friction, c.Solver, c.Seed = o.n, o.dt, o.sigma, o.depth, o.operator, o.friction, o.solver, o.seed
-	c.BoxedTol, c.BoxedMaxIter = o.blcpTol, o.blcpIters
+	c.BoxedTol, c.BoxedMaxIter, c.Aspect = o.blcpTol, o.blcpIters, o.aspect
 	if !(o.blcpTol > 0) || math.IsInf(o.blcpTol, 0) {
 		return nil, badInput("%s: --blcp-tol: expected a tolerance > 0, got %v", name, o.blcpTol)
 	}
@@ -117,12 +119,17 @@ func cmdPatterns(args []string, stdout, stderr io.Writer) error {
 	every := fs.Float64("sample-every", 1, "drive periods between samples of the height field (at phase 0)")
 	out := fs.String("out", filepath.Join("out", "patterns"), "output directory (one subdirectory per pattern)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
+	save := outFile(fs, "save-state", "write the layer's state to this file after every sample and at the end (continue the run with --resume; one --pattern)")
+	resume := outFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth, --aspect; --cycles more periods)")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
 	pts, err := o.points("patterns")
 	if err != nil {
 		return err
+	}
+	if (*save != "" || *resume != "") && len(pts) != 1 {
+		return badInput("patterns: --save-state and --resume need one --pattern, got %q", o.pattern)
 	}
 	if !(*cycles > 0) || math.IsInf(*cycles, 0) || !(*every > 0) || math.IsInf(*every, 0) {
 		return badInput("patterns: --cycles and --sample-every: expected positive numbers, got %v and %v", *cycles, *every)
@@ -135,6 +142,9 @@ func cmdPatterns(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 		y.SetPool(pool)
+		if err := resumeLayer("patterns", y, *resume); err != nil {
+			return err
+		}
 		dir := filepath.Join(*out, p.Name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return err
@@ -142,6 +152,9 @@ func cmdPatterns(args []string, stdout, stderr io.Writer) error {
 		ro := patterns.RunOptions{Cycles: *cycles, SampleEvery: *every, Dir: dir}
 		if !*quiet {
 			ro.Progress = stderr
+		}
+		if *save != "" {
+			ro.Checkpoint = func() error { return output.WriteAtomic(*save, y.WriteState) }
 		}
 		res, runErr := y.Run(ro)
 		printPatternRun(stdout, y, res, dir)
@@ -177,6 +190,24 @@ func correctionSummary(c patterns.StepCost, steps int) string {
 	return fmt.Sprintf(", position correction %.3f s/step (%d passes, %d missed contacts, deepest overlap left %.3gσ)", c.Correction.Seconds()/float64(steps), c.Passes, c.Missed, c.MaxOverlap)
 }
 
+// resumeLayer restores y from a state file written by --save-state (no
+// file: nothing to do).
+func resumeLayer(name string, y *patterns.Layer, path string) error {
+	if path == "" {
+		return nil
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return badInput("%s: --resume: %v", name, err)
+	}
+	err = y.ReadState(f)
+	f.Close()
+	if err != nil {
+		return usageError{fmt.Errorf("%s: --resume %s: %w", name, path, err)}
+	}
+	return nil
+}
+
 // cmdBenchPatterns runs `bench patterns`: per-step costs of the vibrated
 // layer (Smith et al. Table 3's columns), from a warmed-up state.
 func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
@@ -187,7 +218,7 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 	warm := fs.Float64("warm-cycles", 1, "drive periods to run before timing (after --resume: 0 unless given)")
 	dts := fs.String("table3", "", "comma-separated time steps to time one after the other from the warmed state (Table 3: 1e-3,5e-4,3e-4,2e-4,1e-4)")
 	save := outFile(fs, "save-state", "write the warmed state to this file")
-	resume := outFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth)")
+	resume := outFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth, --aspect)")
 	cpuprofile := outFile(fs, "cpuprofile", "write a CPU profile (go tool pprof) of the timed steps to this file")
 	if _, err := parse(fs, args); err != nil {
 		return err
@@ -217,16 +248,8 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 	pool := par.New(o.workers)
 	defer pool.Close()
 	y.SetPool(pool)
-	if *resume != "" {
-		f, err := os.Open(*resume)
-		if err != nil {
-			return badInput("bench patterns: --resume: %v", err)
-		}
-		err = y.ReadState(f)
-		f.Close()
-		if err != nil {
-			return usageError{fmt.Errorf("bench patterns: --resume %s: %w", *resume, err)}
-		}
+	if err := resumeLayer("bench patterns", y, *resume); err != nil {
+		return err
 	}
 	given := map[string]bool{}
 	fs.Visit(func(f *flag.Flag) { given[f.Name] = true })
@@ -257,8 +280,9 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	c := &y.Cfg
+	lx, ly := c.Sides()
 	fmt.Fprintf(stdout, "%s: f* = %.2f, Γ = %.1f, %d spheres (%.1fσ × %.1fσ, periodic), %s, %d workers, from t = %.4f s (%.2f cycles); loadavg %s\n",
-		c.Point.Name, c.Point.FStar, c.Point.Gamma, c.N, c.Side()/c.Sigma, c.Side()/c.Sigma, spheres.Law{Operator: c.Operator, Friction: c.Friction}.Name(), pool.Workers(), y.Time(), y.Cycles(), loadavg())
+		c.Point.Name, c.Point.FStar, c.Point.Gamma, c.N, lx/c.Sigma, ly/c.Sigma, spheres.Law{Operator: c.Operator, Friction: c.Friction}.Name(), pool.Workers(), y.Time(), y.Cycles(), loadavg())
 	fmt.Fprintf(stdout, "%-9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %7s %7s %7s %8s %8s %8s %7s %9s %9s %9s\n", "h", "step", "integr", "detect", "det max", "det min", "impact", "imp max", "imp min", "friction", "fr max", "fr min", "GR avg", "GR max", "GR min", "con avg", "con max", "con min", "allocs", "B/sphere", "correct", "floor σ")
 	var last layerRow
 	for i, h := range hs {
