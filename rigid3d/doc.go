@@ -106,10 +106,17 @@
 // arms P − x(qᵗ)), mesh–plane (every vertex within 1e-9 relative of the
 // plane), and every pair with a mesh by sampling: the vertices (box
 // corners; a sphere's centre with its radius) of each body are tested
-// against the other body's signed distance (grid for meshes, exact for
-// boxes and spheres), giving the normal ∇φ and the point midway between the
-// surfaces. Sphere–box and mesh contacts found at q₁ are carried back to qᵗ
-// with both bodies' rigid motions and averaged. Sphere contacts count from
+// against the other body's signed distance φ (grid for meshes, exact for
+// boxes and spheres) at q₁; a sample inside is a contact whose constraint
+// g = φ(sample) − radius has its gradient taken at qᵗ: the normal ∇φ at
+// the sample's position at qᵗ and the point midway between the sample and
+// the other surface there (a sphere's: where its radius reaches). Where the
+// field does not reach the sample at qᵗ, the normal and point found at q₁
+// are carried back to qᵗ with both bodies' rigid motions and averaged, as
+// sphere–box contacts are. (Normals taken at q₁ fail where a sample ends
+// the step inside a thin part of the other body — ∇φ points every way
+// there, and elastic GR cannot separate contacts pushing the pair from
+// opposite sides: meshcontact.go.) Sphere contacts count from
 // exact touching on (distance ≤ sum of radii, as SCISim). The
 // broad phase tests bounding spheres: all pairs below 32 bodies, a uniform
 // grid (cell = largest moving bounding diameter, larger fixed bodies
