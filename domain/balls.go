@@ -1,10 +1,8 @@
 package domain
 
 import (
-	"cmp"
 	"fmt"
 	"math"
-	"time"
 
 	"impactsim/ball2d"
 	"impactsim/mech"
@@ -37,122 +35,13 @@ type Config struct {
 	Pool *par.Pool
 }
 
-// Stats describes the last step on this rank.
-type Stats struct {
-	Owned, Ghosts int
-	// Contacts is the number of contacts this rank kept; Local those of
-	// islands it solved alone, Boundary those it sent to Root.
-	Contacts, Local, Boundary int
-	// Solved is the number of contacts Root solved for the crossing
-	// islands (0 on other ranks).
-	Solved int
-	// Halo is the interaction halo of the step.
-	Halo float64
-	// BytesSent counts the payload bytes this rank sent; Comm is the
-	// time spent in exchanges and collectives, Total the step's.
-	BytesSent   int
-	Comm, Total time.Duration
-	// Detect is the time of the prediction and contact detection.
-	Detect time.Duration
-	Law    mech.Stats
-}
-
-// Totals sums a rank's Stats over the steps taken (since New).
-type Totals struct {
-	Steps               int
-	Owned, Ghosts       int // summed over the steps
-	Boundary, Solved    int
-	BytesSent           int
-	Comm, Total, Gather time.Duration // Gather: the state gathered to Root for output (Attach)
-}
-
-// record is a ball as it travels between ranks: global id, position
-// (of the image, for a ghost), velocity, mass, radius, fixed flag and the
-// image's periodic shift in periods along x and y.
-const recLen = 10
-
-type ball struct {
-	gid          int64
-	x, y, vx, vy float64
-	m, r         float64
-	fixed        bool
-	sx, sy       int8 // image shift in periods (ghosts only)
-	ghost        bool
-}
-
-func (b *ball) put(dst []float64) []float64 {
-	f := 0.0
-	if b.fixed {
-		f = 1
-	}
-	return append(dst, float64(b.gid), b.x, b.y, b.vx, b.vy, b.m, b.r, f, float64(b.sx), float64(b.sy))
-}
-
-func getBall(src []float64) ball {
-	return ball{gid: int64(src[0]), x: src[1], y: src[2], vx: src[3], vy: src[4], m: src[5], r: src[6],
-		fixed: src[7] != 0, sx: int8(src[8]), sy: int8(src[9])}
-}
-
-// key orders balls by global id, then image shift: the order of a
-// rank's local system, in which its contacts come out in the global
-// system's order.
-func key(a, b ball) int {
-	if c := cmp.Compare(a.gid, b.gid); c != 0 {
-		return c
-	}
-	if c := cmp.Compare(a.sx, b.sx); c != 0 {
-		return c
-	}
-	return cmp.Compare(a.sy, b.sy)
-}
-
 // Balls is one rank's part of a distributed ball2d system: the balls
 // whose centres lie in its subdomain. Step advances the whole system by
 // one step of Alg. 4 across all ranks (collective).
 type Balls struct {
-	cart   *mpi.Cart
-	cfg    Config
-	coord  [2]int
-	lo, hi [2]float64 // this rank's subdomain
-	width  [2]float64
-	period [2]float64
-
-	tmpl *ball2d.System // geometry, gravity, integrator, coefficients; no balls
-	law  sim.ContactLaw
-	H    float64
-	N    int
-
-	own []ball // sorted by gid
-
-	// workspaces
-	loc             ball2d.System // owned balls and ghosts, in key order
-	all             []ball
-	qt, vt          []float64
-	vplus           []float64
-	scr             []float64
-	prob            mech.Problem
-	lambda          []float64
-	beta            []float64
-	kept            []ball2d.Contact
-	local, boundary []ball2d.Contact // classify's result
-	cross           []bool
-	// Root's crossing-island workspaces (solveCrossing)
-	cballs       []ball
-	ccons        []crossContact
-	ccs          []ball2d.Contact
-	cvplus, cres []float64
-	rbuf         []float64 // the crossing islands' v⁺ received from Root
-	gmsg, gq, gv []float64 // Gather
-	gin          [][]float64
-	ghosts, got  []ball
-	parent       []int32
-	out, in      [][]float64
-	bsys         ball2d.System // Root's system of the crossing islands
-	bprob        mech.Problem
-	gath         [][]float64
-	Last         Stats
-	Total        Totals
-	contacts     int // of the whole system in the last step (followStep)
+	*grid
+	m        *ballModel
+	contacts int // of the whole system in the last step (followStep)
 }
 
 // New splits the system sys, which every rank holds whole (read from the
@@ -177,83 +66,218 @@ func New(c mpi.Comm, sys *ball2d.System, cfg Config) (*Balls, error) {
 	if cfg.NewLaw == nil {
 		return nil, fmt.Errorf("domain: Config.NewLaw is nil")
 	}
-	if cfg.Dims == [2]int{} {
-		d := mpi.DimsCreate(c.Size(), 2)
-		cfg.Dims = [2]int{d[0], d[1]}
-	}
-	for d := 0; d < 2; d++ {
-		if !(cfg.Hi[d] > cfg.Lo[d]) {
-			return nil, fmt.Errorf("domain: region [%v, %v] along dimension %d is empty", cfg.Lo[d], cfg.Hi[d], d)
-		}
-	}
-	cart, err := mpi.NewCart(c, cfg.Dims[:], cfg.Periodic[:])
-	if err != nil {
-		return nil, fmt.Errorf("domain: %w", err)
-	}
 	law, err := cfg.NewLaw()
 	if err != nil {
 		return nil, fmt.Errorf("domain: %w", err)
-	}
-	b := &Balls{cart: cart, cfg: cfg, law: law, H: sys.Dt}
-	x := cart.Coords(cart.Rank())
-	for d := 0; d < 2; d++ {
-		b.coord[d] = x[d]
-		b.period[d] = cfg.Hi[d] - cfg.Lo[d]
-		b.width[d] = b.period[d] / float64(cfg.Dims[d])
-		b.lo[d] = cfg.Lo[d] + float64(x[d])*b.width[d]
-		b.hi[d] = cfg.Lo[d] + float64(x[d]+1)*b.width[d]
 	}
 	// The geometry and parameters of sys, with fresh workspaces (a copy of
 	// sys would share its detector's).
 	t := ball2d.System{Planes: sys.Planes, Drums: sys.Drums, Gravity: sys.Gravity, Integrator: sys.Integrator,
 		Dt: sys.Dt, CoR: sys.CoR, Mu: sys.Mu, NoFrictionBasis: sys.NoFrictionBasis}
-	b.tmpl = &t
-	b.loc = t
-	b.bsys = t
-	b.loc.SetPool(cfg.Pool)
-	b.bsys.SetPool(cfg.Pool)
+	m := &ballModel{tmpl: t, loc: t, bsys: t, law: law, h: sys.Dt}
+	m.loc.SetPool(cfg.Pool)
+	m.bsys.SetPool(cfg.Pool)
 	if pu, ok := law.(interface{ SetPool(*par.Pool) }); ok {
 		pu.SetPool(cfg.Pool)
 	}
+	g, err := newGrid(c, m, 2, [3]float64{cfg.Lo[0], cfg.Lo[1]}, [3]float64{cfg.Hi[0], cfg.Hi[1]},
+		[3]int{cfg.Dims[0], cfg.Dims[1]}, [3]bool{cfg.Periodic[0], cfg.Periodic[1]}, cfg.Root)
+	if err != nil {
+		return nil, err
+	}
 	for i := range sys.M {
-		bl := ball{gid: int64(i), x: sys.Q[2*i], y: sys.Q[2*i+1], vx: sys.V[2*i], vy: sys.V[2*i+1],
-			m: sys.M[i], r: sys.R[i], fixed: sys.Fixed[i]}
-		b.wrap(&bl)
-		if b.owner(&bl) == [2]int{b.coord[0], b.coord[1]} {
-			b.own = append(b.own, bl)
-		}
+		b := body{gid: int64(i), x: [3]float64{sys.Q[2*i], sys.Q[2*i+1]}, fixed: sys.Fixed[i]}
+		b.p[0], b.p[1], b.p[2], b.p[3] = sys.V[2*i], sys.V[2*i+1], sys.M[i], sys.R[i]
+		g.adopt(b)
 	}
 	// A subdomain narrower than the interaction halo is refused before the
 	// first step (later steps check again: speeds change).
-	if _, err := b.halo(); err != nil {
+	if _, err := g.halo(); err != nil {
 		return nil, err
 	}
-	return b, nil
+	return &Balls{grid: g, m: m}, nil
 }
 
-// Cart returns the rank's Cartesian communicator.
-func (b *Balls) Cart() *mpi.Cart { return b.cart }
+// Step advances the distributed system by one step of Alg. 4
+// (collective): ghosts within the interaction halo are exchanged with the
+// neighbours, every rank predicts and detects the contacts of its balls,
+// solves the islands that lie wholly in it, sends the contacts of islands
+// that cross subdomains to Root, which solves them and returns their
+// velocities, and balls whose centres left the subdomain migrate to their
+// new owners.
+func (b *Balls) Step() error { return b.step() }
 
-// cell returns the subdomain coordinate of position x along dimension d
-// (clamped to the grid).
-func (b *Balls) cell(x float64, d int) int {
-	c := int(math.Floor((x - b.cfg.Lo[d]) / b.width[d]))
-	return max(0, min(b.cfg.Dims[d]-1, c))
+// Momentum returns the total linear momentum Σ mᵢ vᵢ of the free balls
+// (collective; every rank gets it).
+func (b *Balls) Momentum() ([2]float64, error) {
+	p, err := b.momentum()
+	return [2]float64{p[0], p[1]}, err
 }
 
-func (b *Balls) owner(bl *ball) [2]int { return [2]int{b.cell(bl.x, 0), b.cell(bl.y, 1)} }
-
-// wrap moves a centre outside a periodic dimension back into the region.
-func (b *Balls) wrap(bl *ball) {
-	p := [2]*float64{&bl.x, &bl.y}
-	for d := 0; d < 2; d++ {
-		if !b.cfg.Periodic[d] {
-			continue
+// Gather returns on root the state of all n balls (q, v indexed by global
+// id, as ball2d.System's Q and V); other ranks get nil (collective). The
+// slices are reused by the next call.
+func (b *Balls) Gather(root, n int) (q, v []float64, err error) {
+	all, err := b.gather(root)
+	if err != nil || b.cart.Rank() != root {
+		return nil, nil, err
+	}
+	m := b.m
+	m.gq, m.gv = grow(m.gq, 2*n), grow(m.gv, 2*n)
+	q, v = m.gq, m.gv
+	for i := range all {
+		bl := &all[i]
+		if bl.gid < 0 || bl.gid >= int64(n) {
+			return nil, nil, fmt.Errorf("domain: gathered ball %d, ids are in [0, %d)", bl.gid, n)
 		}
-		if *p[d] >= b.cfg.Hi[d] {
-			*p[d] -= b.period[d]
-		} else if *p[d] < b.cfg.Lo[d] {
-			*p[d] += b.period[d]
+		g := 2 * bl.gid
+		q[g], q[g+1], v[g], v[g+1] = bl.x[0], bl.x[1], bl.p[0], bl.p[1]
+	}
+	return q, v, nil
+}
+
+// ballModel is the 2D balls' model: a ball's payload is (vx, vy, m, r), a
+// contact's data its normal; the local system and Root's are
+// ball2d.Systems stepped with the stepper's arithmetic, so islands come
+// out bitwise as in one process.
+type ballModel struct {
+	tmpl, loc, bsys ball2d.System
+	law             sim.ContactLaw
+	h               float64
+	all             []body
+	qt, vt, vplus   []float64
+	scr             []float64
+	lambda, beta    []float64
+	prob, bprob     mech.Problem
+	dets, sub, ccs  []ball2d.Contact
+	cs              []contact
+	cvplus          []float64
+	gq, gv          []float64
+}
+
+func (m *ballModel) nv() int    { return 2 }
+func (m *ballModel) np() int    { return 4 }
+func (m *ballModel) ndata() int { return 2 }
+
+// extent: d_max = max h|vᵢ| + h²|g| over the free balls.
+func (m *ballModel) extent(own []body) (r, d float64) {
+	h := m.h
+	g := math.Hypot(m.tmpl.Gravity[0], m.tmpl.Gravity[1])
+	v2 := 0.0
+	for i := range own {
+		o := &own[i]
+		r = max(r, o.p[3])
+		if !o.fixed {
+			v2 = max(v2, o.p[0]*o.p[0]+o.p[1]*o.p[1])
 		}
 	}
+	if v2 > 0 || g > 0 {
+		d = h*math.Sqrt(v2) + h*h*g
+	}
+	return r, d
+}
+
+func loadBalls(s *ball2d.System, all []body) {
+	n := len(all)
+	s.Q, s.V = grow(s.Q, 2*n), grow(s.V, 2*n)
+	s.M, s.R = grow(s.M, n), grow(s.R, n)
+	if cap(s.Fixed) < n {
+		s.Fixed = make([]bool, n, n+n/4+16)
+	}
+	s.Fixed = s.Fixed[:n]
+	for i := range all {
+		a := &all[i]
+		s.Q[2*i], s.Q[2*i+1], s.V[2*i], s.V[2*i+1] = a.x[0], a.x[1], a.p[0], a.p[1]
+		s.M[i], s.R[i], s.Fixed[i] = a.p[2], a.p[3], a.fixed
+	}
+}
+
+func (m *ballModel) load(all []body) {
+	m.all = all
+	loadBalls(&m.loc, all)
+}
+
+// detect: the prediction and the contacts of the local system, in (gid,
+// shift) order of its balls, i.e. in the whole system's relative order
+// (pairs by (I, J), drums and planes by (object, ball)).
+func (m *ballModel) detect() ([]contact, error) {
+	loc := &m.loc
+	n := len(m.all)
+	m.qt, m.vt, m.vplus = grow(m.qt, 2*n), grow(m.vt, 2*n), grow(m.vplus, 2*n)
+	loc.FreeFlight(loc.Q, loc.V, m.h, m.qt, m.vt)
+	m.dets = loc.Detect(loc.Q, m.qt)
+	cs := m.cs[:0]
+	for k, c := range m.dets {
+		cs = append(cs, contact{i: c.I, j: c.J, kind: int32(c.Kind), obj: c.Obj, k: int32(k), d: [6]float64{c.N[0], c.N[1]}})
+	}
+	m.cs = cs
+	copy(m.vplus, loc.V)
+	return cs, nil
+}
+
+// solveBalls fills p with the contacts cs of s, runs the law and writes v⁺
+// = v + M⁻¹(Gλ + Dβ) into vplus (the stepper's arithmetic).
+func (m *ballModel) solveBalls(s *ball2d.System, cs []ball2d.Contact, vplus []float64, p *mech.Problem) (mech.Stats, error) {
+	s.FillProblem(cs, s.Q, s.V, p)
+	m.lambda = grow(m.lambda, p.NContacts())
+	m.beta = grow(m.beta, p.D.NCols())
+	st, err := m.law.Solve(p, m.lambda, m.beta)
+	if err != nil {
+		return st, err
+	}
+	m.scr = grow(m.scr, len(s.V))
+	p.ApplyImpulses(vplus, s.V, m.lambda, m.beta, m.scr)
+	return st, nil
+}
+
+func (m *ballModel) solve(idx []int32) (mech.Stats, error) {
+	if len(idx) == 0 {
+		return mech.Stats{}, nil
+	}
+	m.sub = m.sub[:0]
+	for _, k := range idx {
+		m.sub = append(m.sub, m.dets[k])
+	}
+	return m.solveBalls(&m.loc, m.sub, m.vplus, &m.prob)
+}
+
+func (m *ballModel) setVel(i int, v []float64) { m.vplus[2*i], m.vplus[2*i+1] = v[0], v[1] }
+
+func (m *ballModel) solveRoot(bodies []body, cs []contact) (mech.Stats, error) {
+	s := &m.bsys
+	loadBalls(s, bodies)
+	m.ccs = m.ccs[:0]
+	for _, c := range cs {
+		m.ccs = append(m.ccs, ball2d.Contact{Kind: ball2d.ContactKind(c.kind), I: c.i, J: c.j, Obj: c.obj,
+			N: [2]float64{c.d[0], c.d[1]}, PortalI: -1, PortalJ: -1})
+	}
+	m.cvplus = grow(m.cvplus, 2*len(bodies))
+	st, err := m.solveBalls(s, m.ccs, m.cvplus, &m.bprob)
+	if err != nil {
+		return st, err
+	}
+	for i := range bodies {
+		bodies[i].p[0], bodies[i].p[1] = m.cvplus[2*i], m.cvplus[2*i+1]
+	}
+	return st, nil
+}
+
+// advance: free flight from qᵗ with v⁺.
+func (m *ballModel) advance(own []body) {
+	loc := &m.loc
+	loc.FreeFlight(loc.Q, m.vplus, m.h, m.qt, m.vt)
+	k := 0
+	for i := range m.all {
+		if m.all[i].ghost {
+			continue
+		}
+		o := &own[k]
+		o.x[0], o.x[1], o.p[0], o.p[1] = m.qt[2*i], m.qt[2*i+1], m.vt[2*i], m.vt[2*i+1]
+		k++
+	}
+}
+
+func (m *ballModel) momentum(b *body, p *[3]float64) {
+	p[0] += b.p[2] * b.p[0]
+	p[1] += b.p[2] * b.p[1]
 }

@@ -241,6 +241,21 @@ func periodicScenario(c mpi.Comm) error {
 			return nil
 		})
 	}
+	return againstOneRank(c, "balls", steps, run, func(final []float64) int {
+		crossed := 0
+		for i := 0; i < n; i++ {
+			if math.Abs(final[2*i]-sys.Q[2*i]) > 2 {
+				crossed++
+			}
+		}
+		return crossed
+	})
+}
+
+// againstOneRank runs a periodic scenario on the ranks of c and on one
+// rank, and checks on rank 0 that bodies crossed a periodic face (crossed
+// counts them in the final state) and that the final states are equal.
+func againstOneRank(c mpi.Comm, what string, steps int, run func(mpi.Comm, *[]float64) error, crossed func([]float64) int) error {
 	var final, one []float64
 	if err := run(c, &final); err != nil {
 		return err
@@ -251,19 +266,14 @@ func periodicScenario(c mpi.Comm) error {
 	if err := mpi.RunLocal(1, func(c mpi.Comm) error { return run(c, &one) }); err != nil {
 		return fmt.Errorf("one-rank reference: %w", err)
 	}
-	crossed := 0
-	for i := 0; i < n; i++ {
-		if math.Abs(final[2*i]-sys.Q[2*i]) > 2 {
-			crossed++
-		}
-	}
-	if crossed == 0 {
-		return fmt.Errorf("no ball crossed a periodic face")
+	k := crossed(final)
+	if k == 0 {
+		return fmt.Errorf("no %s crossed a periodic face", what)
 	}
 	if d := maxDiff(final, one); d > 1e-12 {
 		return fmt.Errorf("%d ranks differ from 1 rank by %.3g after %d steps", c.Size(), d, steps)
 	}
-	fmt.Printf("%d ranks: %d balls crossed a periodic face; final state equal to one rank's to %.3g\n", c.Size(), crossed, maxDiff(final, one))
+	fmt.Printf("%s, %d ranks: %d crossed a periodic face; final state equal to one rank's to %.3g\n", what, c.Size(), k, maxDiff(final, one))
 	return nil
 }
 
@@ -303,7 +313,7 @@ func TestMPIRanks(t *testing.T) {
 	if mpi.Mpirun() == "" {
 		t.Skip("MPI tests skipped: mpirun not found (apt-get install openmpi-bin libopenmpi-dev)")
 	}
-	for _, name := range []string{"gr", "periodic"} {
+	for _, name := range []string{"gr", "periodic", "spheres-gr", "spheres-periodic"} {
 		for _, np := range []int{1, 2, 4} {
 			out, err := mpi.LaunchScenario(np, name)
 			if err != nil {

@@ -1,15 +1,25 @@
-// Package domain runs one ball2d system across the ranks of an MPI job
+// Package domain runs one system — 2D balls (package ball2d: Balls) or 3D
+// spheres (package spheres: Spheres) — across the ranks of an MPI job
 // (package mpi) by spatial domain decomposition, with results that do not
 // depend on the number of ranks.
+//
+// One core (core.go, state.go) serves both: it knows bodies only as a
+// global id, a centre, an image shift and a payload of numbers the system
+// defines (a ball's velocity, mass and radius; a sphere's velocity, spin,
+// orientation, radius and inverse mass and inertia), and contacts only as
+// two local bodies, a kind and object, and the system's data (normal,
+// known velocities). A system enters through a model (balls.go,
+// spheres.go): the halo's extent, its local system, detection in the
+// whole system's contact order, island solves, the end of the step.
 //
 // # Decomposition
 //
 // The region [Lo, Hi] is cut into a Cartesian grid of Dims[0] × Dims[1]
-// equal subdomains, one per rank of an mpi.Cart (rank r at the row-major
-// coordinates of r). A ball belongs to the subdomain holding its centre
-// (centres outside a non-periodic region to the nearest edge subdomain);
-// each rank keeps its balls sorted by global id (the index in the system
-// every rank read).
+// (× Dims[2] for spheres) equal subdomains, one per rank of an mpi.Cart
+// (rank r at the row-major coordinates of r). A body belongs to the
+// subdomain holding its centre (centres outside a non-periodic region to
+// the nearest edge subdomain); each rank keeps its bodies sorted by global
+// id (the index in the ball system every rank read, the sphere's ID).
 //
 // # One step (Alg. 4 of Smith et al. across ranks)
 //
@@ -19,9 +29,12 @@
 //     |xᵢ(t) − xⱼ(t)| ≤ rᵢ + rⱼ on the straight paths of ball2d's CCD and
 //     each centre moves at most d_max. A subdomain narrower than h_I along a
 //     decomposed or periodic dimension is refused with the numbers.
+//     For spheres under Alg. 4, d_max = h|v| + ½h²|g| (the prediction);
+//     under NBGS, half the detection's margin h(2|v̂| + |V_wall|).
 //  2. Ghosts. Each rank sends every ball within h_I of a face to the
-//     neighbour across it, x first, then y with the ghosts just received
-//     (so corner neighbours get theirs in two hops), one batched message
+//     neighbour across it, x first, then y (then z) with the ghosts just
+//     received (so edge and corner neighbours get theirs in two or three
+//     hops), one batched message
 //     per neighbour and direction (mpi.Exchange: lengths, then payloads,
 //     non-blocking). Across a periodic face the image is shifted by the
 //     period and carries its shift.

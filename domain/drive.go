@@ -2,7 +2,6 @@ package domain
 
 import (
 	"fmt"
-	"io"
 	"time"
 
 	"impactsim/mpi"
@@ -25,14 +24,14 @@ const (
 // Follow meanwhile; Root ends them with Stop.
 func (b *Balls) Attach(st *sim.Stepper, n int) {
 	st.External = func(s *sim.Stepper) error {
-		if _, err := mpi.Bcast(b.cart, b.cfg.Root, tagCmd, []float64{cmdStep}); err != nil {
+		if _, err := mpi.Bcast(b.cart, b.root, tagCmd, []float64{cmdStep}); err != nil {
 			return err
 		}
 		if err := b.followStep(n); err != nil {
 			return err
 		}
 		t := time.Now()
-		q, v, err := b.Gather(b.cfg.Root, n)
+		q, v, err := b.Gather(b.root, n)
 		b.Total.Gather += time.Since(t)
 		if err != nil {
 			return err
@@ -75,7 +74,7 @@ func (b *Balls) Follow(n int) error {
 	cmd := make([]float64, 1)
 	for {
 		var err error
-		if cmd, err = mpi.Bcast(b.cart, b.cfg.Root, tagCmd, cmd); err != nil {
+		if cmd, err = mpi.Bcast(b.cart, b.root, tagCmd, cmd); err != nil {
 			return err
 		}
 		if len(cmd) != 1 || cmd[0] == cmdStop {
@@ -85,7 +84,7 @@ func (b *Balls) Follow(n int) error {
 			return err
 		}
 		t := time.Now()
-		_, _, err = b.Gather(b.cfg.Root, n)
+		_, _, err = b.Gather(b.root, n)
 		b.Total.Gather += time.Since(t)
 		if err != nil {
 			return err
@@ -95,32 +94,6 @@ func (b *Balls) Follow(n int) error {
 
 // Stop ends the other ranks' Follow (Root, after its driver returned).
 func (b *Balls) Stop() error {
-	_, err := mpi.Bcast(b.cart, b.cfg.Root, tagCmd, []float64{cmdStop})
+	_, err := mpi.Bcast(b.cart, b.root, tagCmd, []float64{cmdStop})
 	return err
-}
-
-// Report gathers every rank's Totals on Root and writes one line per rank
-// there (collective): balls owned and ghosts held on average, payload
-// bytes sent, step, communication and gather time per step, contacts of
-// crossing islands solved.
-func (b *Balls) Report(w io.Writer) error {
-	t := &b.Total
-	k := float64(max(t.Steps, 1))
-	mine := []float64{float64(t.Owned) / k, float64(t.Ghosts) / k, float64(t.BytesSent) / k,
-		t.Total.Seconds() / k, t.Comm.Seconds() / k, t.Gather.Seconds() / k, float64(t.Solved) / k}
-	in := make([][]float64, b.cart.Size())
-	if err := mpi.Gather(b.cart, b.cfg.Root, tagReport, mine, in); err != nil {
-		return err
-	}
-	if b.cart.Rank() != b.cfg.Root {
-		return nil
-	}
-	fmt.Fprintf(w, "ranks      %d (%d × %d); per step: rank, balls, ghosts, bytes sent, step ms, comm ms, gather ms, crossing contacts solved\n", b.cart.Size(), b.cfg.Dims[0], b.cfg.Dims[1])
-	for r, m := range in {
-		if len(m) < 7 {
-			continue
-		}
-		fmt.Fprintf(w, "           %d  %.0f  %.0f  %.0f  %.3f  %.3f  %.3f  %.1f\n", r, m[0], m[1], m[2], 1e3*m[3], 1e3*m[4], 1e3*m[5], m[6])
-	}
-	return nil
 }

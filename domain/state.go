@@ -1,95 +1,112 @@
 package domain
 
 import (
+	"cmp"
 	"fmt"
+	"io"
+	"slices"
 
 	"impactsim/mpi"
 )
 
-// Count returns the number of balls on all ranks and checks that every
-// global id in [0, n) is held by exactly one rank (collective): a ball lost
-// or duplicated by migration is an error naming the id.
-func (b *Balls) Count(n int) error {
+// Count returns the number of bodies on all ranks and checks that every
+// global id in [0, n) is held by exactly one rank (collective): a body
+// lost or duplicated by migration is an error naming the id.
+func (g *grid) Count(n int) error {
 	held := make([]float64, n)
-	for i := range b.own {
-		g := b.own[i].gid
-		if g < 0 || g >= int64(n) {
-			return fmt.Errorf("domain: rank %d holds ball %d, ids are in [0, %d)", b.cart.Rank(), g, n)
+	for i := range g.own {
+		id := g.own[i].gid
+		if id < 0 || id >= int64(n) {
+			return fmt.Errorf("domain: rank %d holds body %d, ids are in [0, %d)", g.cart.Rank(), id, n)
 		}
-		held[g]++
+		held[id]++
 	}
 	all := make([]float64, n)
-	if err := b.cart.Allreduce(held, all, mpi.Sum); err != nil {
+	if err := g.cart.Allreduce(held, all, mpi.Sum); err != nil {
 		return err
 	}
-	for g, k := range all {
+	for id, k := range all {
 		if k != 1 {
-			return fmt.Errorf("domain: after step %d ball %d is held by %v ranks", b.N, g, k)
+			return fmt.Errorf("domain: after step %d body %d is held by %v ranks", g.N, id, k)
 		}
 	}
 	return nil
 }
 
-// Momentum returns the total linear momentum Σ mᵢ vᵢ of the free balls
+// momentum returns the total linear momentum of the free bodies
 // (collective; every rank gets it).
-func (b *Balls) Momentum() ([2]float64, error) {
-	var p, all [2]float64
-	for i := range b.own {
-		if o := &b.own[i]; !o.fixed {
-			p[0] += o.m * o.vx
-			p[1] += o.m * o.vy
+func (g *grid) momentum() ([3]float64, error) {
+	var p, all [3]float64
+	for i := range g.own {
+		if o := &g.own[i]; !o.fixed {
+			g.m.momentum(o, &p)
 		}
 	}
-	err := b.cart.Allreduce(p[:], all[:], mpi.Sum)
+	err := g.cart.Allreduce(p[:], all[:], mpi.Sum)
 	return all, err
 }
 
-// Gather returns on root the state of all n balls (q, v indexed by global
-// id, as ball2d.System's Q and V); other ranks get nil (collective). The
-// slices are reused by the next call.
-func (b *Balls) Gather(root, n int) (q, v []float64, err error) {
-	me := b.cart.Rank()
-	msg := b.gmsg[:0]
+// gather returns on root every rank's bodies sorted by global id; other
+// ranks get nil (collective). The slice is reused by the next call.
+func (g *grid) gather(root int) ([]body, error) {
+	me := g.cart.Rank()
+	msg := g.gmsg[:0]
 	if me != root {
-		for i := range b.own {
-			msg = b.own[i].put(msg)
+		for i := range g.own {
+			msg = g.put(msg, &g.own[i])
 		}
 	}
-	b.gmsg = msg
-	if len(b.gin) < b.cart.Size() {
-		b.gin = make([][]float64, b.cart.Size())
+	g.gmsg = msg
+	if len(g.gin) < g.cart.Size() {
+		g.gin = make([][]float64, g.cart.Size())
 	}
-	if err := mpi.Gather(b.cart, root, tagState, msg, b.gin); err != nil {
-		return nil, nil, err
+	if err := mpi.Gather(g.cart, root, tagState, msg, g.gin); err != nil {
+		return nil, err
 	}
 	if me != root {
-		return nil, nil, nil
+		return nil, nil
 	}
-	b.gq, b.gv = grow(b.gq, 2*n), grow(b.gv, 2*n)
-	q, v = b.gq, b.gv
-	set := func(bl *ball) error {
-		if bl.gid < 0 || bl.gid >= int64(n) {
-			return fmt.Errorf("domain: gathered ball %d, ids are in [0, %d)", bl.gid, n)
-		}
-		g := 2 * bl.gid
-		q[g], q[g+1], v[g], v[g+1] = bl.x, bl.y, bl.vx, bl.vy
-		return nil
-	}
-	for i := range b.own {
-		if err := set(&b.own[i]); err != nil {
-			return nil, nil, err
-		}
-	}
-	for r, m := range b.gin[:b.cart.Size()] {
+	out := append(g.gbod[:0], g.own...)
+	rl := g.recLen()
+	for r, m := range g.gin[:g.cart.Size()] {
 		if r == root {
 			continue
 		}
-		for j := 0; j+recLen <= len(m); j += recLen {
-			bl := getBall(m[j : j+recLen])
-			if err := set(&bl); err != nil {
-				return nil, nil, err
-			}
+		for j := 0; j+rl <= len(m); j += rl {
+			out = append(out, g.get(m[j:j+rl]))
 		}
 	}
-	return q, v, nil
+	slices.SortFunc(out, func(a, b body) int { return cmp.Compare(a.gid, b.gid) })
+	g.gbod = out
+	return out, nil
+}
+
+// Report gathers every rank's Totals on Root and writes one line per rank
+// there (collective): bodies owned and ghosts held on average, payload
+// bytes sent, step, communication and gather time per step, contacts of
+// crossing islands solved.
+func (g *grid) Report(w io.Writer) error {
+	t := &g.Total
+	k := float64(max(t.Steps, 1))
+	mine := []float64{float64(t.Owned) / k, float64(t.Ghosts) / k, float64(t.BytesSent) / k,
+		t.Total.Seconds() / k, t.Comm.Seconds() / k, t.Gather.Seconds() / k, float64(t.Solved) / k}
+	in := make([][]float64, g.cart.Size())
+	if err := mpi.Gather(g.cart, g.root, tagReport, mine, in); err != nil {
+		return err
+	}
+	if g.cart.Rank() != g.root {
+		return nil
+	}
+	dims := fmt.Sprint(g.dims[0])
+	for d := 1; d < g.nd; d++ {
+		dims += fmt.Sprintf(" × %d", g.dims[d])
+	}
+	fmt.Fprintf(w, "ranks      %d (%s); per step: rank, bodies, ghosts, bytes sent, step ms, comm ms, gather ms, crossing contacts solved\n", g.cart.Size(), dims)
+	for r, m := range in {
+		if len(m) < 7 {
+			continue
+		}
+		fmt.Fprintf(w, "           %d  %.0f  %.0f  %.0f  %.3f  %.3f  %.3f  %.1f\n", r, m[0], m[1], m[2], 1e3*m[3], 1e3*m[4], 1e3*m[5], m[6])
+	}
+	return nil
 }

@@ -23,6 +23,11 @@ type ImpactConfig struct {
 	// and orientations untouched, bit for bit). Nil: Alg. 4 as published,
 	// whose resting contacts sink by ½h²|g| per step.
 	Correction *sim.Correction
+	// Canonical puts the step's contacts in the order of the spheres' IDs
+	// (canonical.go), so that the step does not depend on the arrays'
+	// order or the broad-phase grid: a run decomposed over processes
+	// (package domain) reproduces it bit for bit.
+	Canonical bool
 }
 
 // Check validates the configuration.
@@ -94,6 +99,9 @@ func (s *System) StepImpact(c *ImpactConfig) (ImpactStats, error) {
 	w.alg4 = false
 	if w.gridErr != nil {
 		return st, w.gridErr
+	}
+	if c.Canonical {
+		s.canonicalize()
 	}
 	st.Contacts, st.PairContacts = len(w.con), w.npair
 	st.MaxPenetration, st.MaxWallPenetration = w.maxPen, w.maxWallPen

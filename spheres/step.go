@@ -223,6 +223,7 @@ type workspace struct {
 	npair              int
 	maxPen, maxWallPen float64
 	margin, eps        float64
+	marginSet          float64 // SetMargin: the broad-phase margin of the next detections (0: own)
 
 	// broad phase
 	lo         [3]float64
@@ -240,6 +241,7 @@ type workspace struct {
 	stencilOff [13][3]int
 
 	nb     nbgsWork
+	sweep  sweepWork      // Sweep (decompose.go)
 	nbCorr sim.Correction // Config.Correction without its search
 
 	// collision integrator (StepImpact)
@@ -443,6 +445,9 @@ func (s *System) detect(h, eps float64) {
 	w := &s.work
 	n := s.N()
 	w.margin = s.margin(h)
+	if w.marginSet > 0 {
+		w.margin = w.marginSet
+	}
 	w.eps, w.h = eps, h
 	if w.alg4 {
 		w.xp = growF(w.xp, 3*n)

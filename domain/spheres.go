@@ -1,0 +1,325 @@
+package domain
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"impactsim/mech"
+	"impactsim/mpi"
+	"impactsim/par"
+	"impactsim/spheres"
+)
+
+// SpheresConfig says how a sphere system (package spheres) is split over
+// the ranks.
+type SpheresConfig struct {
+	// Lo and Hi bound the decomposed region, cut into Dims[0] × Dims[1] ×
+	// Dims[2] equal subdomains, one per rank (Dims zero: mpi.DimsCreate).
+	// A sphere belongs to the subdomain holding its centre; centres
+	// outside a non-periodic region belong to the nearest edge subdomain.
+	Lo, Hi [3]float64
+	Dims   [3]int
+	// Periodic makes x (0) and y (1) wrap around [Lo, Hi): the
+	// decomposition's periodic images replace spheres.Periodic.
+	Periodic [2]bool
+	// H is the time step.
+	H float64
+	// Law is the collision integrator's contact law (StepImpact: an
+	// impact operator and friction, solved island by island); islands
+	// crossing subdomains are solved on Root. Every operator of package
+	// impact gives the single-process StepImpact's result with
+	// ImpactConfig.Canonical, bit for bit, on any number of ranks.
+	Law spheres.Law
+	// NBGS, when set, makes Step a step of Preclik et al.'s time stepping
+	// (spheres.Step) whose sweeps run across the ranks in the way Sweeps
+	// says (nbgs.go) instead of Alg. 4 with Law. Epsilon is the error
+	// reduction of its gap term.
+	NBGS    *NBGSConfig
+	Epsilon float64
+	// Root is the rank that solves the islands crossing subdomains.
+	Root int
+	// Pool, if set, runs the rank's detection, free flight and island
+	// solves on its workers (bitwise as a serial rank).
+	Pool *par.Pool
+}
+
+// Spheres is one rank's part of a distributed sphere system: the spheres
+// whose centres lie in its subdomain. Step advances the whole system by
+// one step across all ranks (collective).
+type Spheres struct {
+	*grid
+	m *sphereModel
+}
+
+// NewSpheres splits the system sys, which every rank holds whole, over the
+// ranks of c: each rank keeps the spheres of its subdomain. Global ids are
+// the spheres' IDs, which must be 0 … N−1 (a system built with Add).
+// sys must not be periodic itself (use SpheresConfig.Periodic).
+func NewSpheres(c mpi.Comm, sys *spheres.System, cfg SpheresConfig) (*Spheres, error) {
+	if sys.Periodic.L != [2]float64{} {
+		return nil, fmt.Errorf("domain: the sphere system is periodic itself; use SpheresConfig.Periodic")
+	}
+	if err := sys.Validate(); err != nil {
+		return nil, fmt.Errorf("domain: %w", err)
+	}
+	if !(cfg.H > 0) || math.IsInf(cfg.H, 0) {
+		return nil, fmt.Errorf("domain: time step %v, want h > 0", cfg.H)
+	}
+	if cfg.NBGS != nil {
+		if err := cfg.NBGS.check(); err != nil {
+			return nil, err
+		}
+	} else if err := cfg.Law.Check(); err != nil {
+		return nil, fmt.Errorf("domain: %w", err)
+	}
+	n := sys.N()
+	seen := make([]bool, n)
+	for i, id := range sys.ID {
+		if id < 0 || id >= int64(n) || seen[id] {
+			return nil, fmt.Errorf("domain: sphere %d has ID %d; the IDs must be 0 … %d, each once", i, id, n-1)
+		}
+		seen[id] = true
+	}
+	m := &sphereModel{cfg: cfg}
+	for _, s := range []*spheres.System{&m.loc, &m.rsys} {
+		s.Gravity, s.Mu = sys.Gravity, sys.Mu
+		s.Planes = slices.Clone(sys.Planes)
+		s.Boxes, s.Cylinders = sys.Boxes, sys.Cylinders
+		s.SetPool(cfg.Pool)
+	}
+	g, err := newGrid(c, m, 3, cfg.Lo, cfg.Hi, cfg.Dims, [3]bool{cfg.Periodic[0], cfg.Periodic[1]}, cfg.Root)
+	if err != nil {
+		return nil, err
+	}
+	for i := 0; i < n; i++ {
+		b := body{gid: sys.ID[i]}
+		copy(b.x[:], sys.X[3*i:3*i+3])
+		putSphere(&b, sys, i)
+		g.adopt(b)
+	}
+	d := &Spheres{grid: g, m: m}
+	m.d = d
+	if _, err := g.halo(); err != nil {
+		return nil, err
+	}
+	return d, nil
+}
+
+// putSphere copies sphere i's payload into b: VW, Q, R, InvM, InvI.
+func putSphere(b *body, s *spheres.System, i int) {
+	copy(b.p[0:6], s.VW[6*i:6*i+6])
+	copy(b.p[6:10], s.Q[4*i:4*i+4])
+	b.p[10], b.p[11], b.p[12] = s.R[i], s.InvM[i], s.InvI[i]
+}
+
+// Step advances the distributed system by one step (collective): with
+// SpheresConfig.NBGS a step of Preclik et al.'s time stepping with the
+// sweeps across ranks (nbgs.go), otherwise one of Alg. 4 with the law on
+// every island, the islands across subdomains solved on Root.
+func (d *Spheres) Step() error {
+	if d.m.cfg.NBGS != nil {
+		return d.stepNBGS()
+	}
+	return d.step()
+}
+
+// Momentum returns the total linear momentum Σ mᵢ vᵢ (collective; every
+// rank gets it).
+func (d *Spheres) Momentum() ([3]float64, error) { return d.momentum() }
+
+// Gather returns on root the state of all n spheres indexed by global id
+// (centres 3n, orientations 4n, velocities 6n, as spheres.System's X, Q,
+// VW); other ranks get nil (collective). The slices are reused.
+func (d *Spheres) Gather(root, n int) (x, q, vw []float64, err error) {
+	all, err := d.gather(root)
+	if err != nil || d.cart.Rank() != root {
+		return nil, nil, nil, err
+	}
+	m := d.m
+	m.gx, m.gq, m.gvw = grow(m.gx, 3*n), grow(m.gq, 4*n), grow(m.gvw, 6*n)
+	for i := range all {
+		b := &all[i]
+		if b.gid < 0 || b.gid >= int64(n) {
+			return nil, nil, nil, fmt.Errorf("domain: gathered sphere %d, ids are in [0, %d)", b.gid, n)
+		}
+		g := int(b.gid)
+		copy(m.gx[3*g:3*g+3], b.x[:])
+		copy(m.gq[4*g:4*g+4], b.p[6:10])
+		copy(m.gvw[6*g:6*g+6], b.p[0:6])
+	}
+	return m.gx, m.gq, m.gvw, nil
+}
+
+// sphereModel is the spheres' model: a sphere's payload is (VW, Q, R,
+// InvM, InvI), a contact's data its normal and known relative velocity
+// (spheres.ContactData); the local system and Root's are spheres.Systems
+// run stage by stage (spheres/decompose.go) in the canonical contact
+// order.
+type sphereModel struct {
+	cfg         SpheresConfig
+	d           *Spheres
+	loc, rsys   spheres.System
+	all         []body
+	cs          []contact
+	keep        []bool
+	cds         []spheres.ContactData
+	gx, gq, gvw []float64
+	nb          nbgsWork
+}
+
+func (m *sphereModel) nv() int    { return 6 }
+func (m *sphereModel) np() int    { return maxPay }
+func (m *sphereModel) ndata() int { return 6 }
+
+// extent: d_max = h max|v| + ½h²|g| (Alg. 4's prediction), or with NBGS
+// half the detection's margin h(2 max|v̂| + max|V_wall|) after the kick.
+func (m *sphereModel) extent(own []body) (r, d float64) {
+	h := m.cfg.H
+	gv := m.loc.Gravity
+	g := math.Sqrt(gv[0]*gv[0] + gv[1]*gv[1] + gv[2]*gv[2])
+	v2 := 0.0
+	for i := range own {
+		o := &own[i]
+		r = max(r, o.p[10])
+		v := o.p[0:3]
+		if m.cfg.NBGS != nil {
+			v = []float64{v[0] + h*gv[0], v[1] + h*gv[1], v[2] + h*gv[2]}
+		}
+		v2 = max(v2, v[0]*v[0]+v[1]*v[1]+v[2]*v[2])
+	}
+	if m.cfg.NBGS != nil {
+		w2 := 0.0
+		for _, p := range m.loc.Planes {
+			w2 = max(w2, p.V[0]*p.V[0]+p.V[1]*p.V[1]+p.V[2]*p.V[2])
+		}
+		return r, 0.5 * h * (2*math.Sqrt(v2) + math.Sqrt(w2))
+	}
+	return r, h*math.Sqrt(v2) + 0.5*h*h*g
+}
+
+func loadSpheres(s *spheres.System, all []body) {
+	n := len(all)
+	s.X, s.Q, s.VW = grow(s.X, 3*n), grow(s.Q, 4*n), grow(s.VW, 6*n)
+	s.R, s.InvM, s.InvI = grow(s.R, n), grow(s.InvM, n), grow(s.InvI, n)
+	if cap(s.ID) < n {
+		s.ID = make([]int64, n, n+n/4+16)
+	}
+	s.ID = s.ID[:n]
+	for i := range all {
+		a := &all[i]
+		copy(s.X[3*i:3*i+3], a.x[:])
+		copy(s.VW[6*i:6*i+6], a.p[0:6])
+		copy(s.Q[4*i:4*i+4], a.p[6:10])
+		s.R[i], s.InvM[i], s.InvI[i], s.ID[i] = a.p[10], a.p[11], a.p[12], a.gid
+	}
+}
+
+func (m *sphereModel) load(all []body) {
+	m.all = all
+	loadSpheres(&m.loc, all)
+}
+
+// detect: Alg. 4's active set of the local system in the canonical order
+// (pairs by (ID_i, ID_j), then walls by (wall, ID)).
+func (m *sphereModel) detect() ([]contact, error) {
+	if _, err := m.loc.DetectImpact(m.cfg.H); err != nil {
+		return nil, err
+	}
+	return m.contacts(), nil
+}
+
+// contacts converts the local system's contacts for the core.
+func (m *sphereModel) contacts() []contact {
+	cs := m.cs[:0]
+	for k := range m.loc.Contacts() {
+		c := m.loc.Contact(k)
+		kind, obj := int32(0), int32(-1)
+		if c.J < 0 {
+			kind, obj = 1, -1-c.J
+		}
+		cs = append(cs, contact{i: c.I, j: c.J, kind: kind, obj: obj, k: int32(k),
+			d: [6]float64{c.N[0], c.N[1], c.N[2], c.Rel[0], c.Rel[1], c.Rel[2]}})
+	}
+	m.cs = cs
+	return cs
+}
+
+func lawStats(st *spheres.ImpactStats) mech.Stats {
+	l := st.Law
+	l.Iterations = max(l.Iterations, st.MaxIslandIterations)
+	return l
+}
+
+func (m *sphereModel) solve(idx []int32) (mech.Stats, error) {
+	n := m.loc.Contacts()
+	if cap(m.keep) < n {
+		m.keep = make([]bool, n, n+n/4+16)
+	}
+	keep := m.keep[:n]
+	clear(keep)
+	for _, k := range idx {
+		keep[k] = true
+	}
+	m.loc.KeepContacts(keep)
+	var st spheres.ImpactStats
+	err := m.loc.SolveImpact(&m.cfg.Law, &st)
+	return lawStats(&st), err
+}
+
+func (m *sphereModel) setVel(i int, v []float64) { copy(m.loc.VW[6*i:6*i+6], v) }
+
+func (m *sphereModel) solveRoot(bodies []body, cs []contact) (mech.Stats, error) {
+	s := &m.rsys
+	loadSpheres(s, bodies)
+	m.cds = m.cds[:0]
+	for _, c := range cs {
+		j := c.j
+		if c.kind != 0 {
+			j = -1 - c.obj
+		}
+		m.cds = append(m.cds, spheres.ContactData{I: c.i, J: j, N: [3]float64{c.d[0], c.d[1], c.d[2]}, Rel: [3]float64{c.d[3], c.d[4], c.d[5]}})
+	}
+	s.SetContacts(m.cds)
+	var st spheres.ImpactStats
+	if err := s.SolveImpact(&m.cfg.Law, &st); err != nil {
+		return lawStats(&st), err
+	}
+	for i := range bodies {
+		copy(bodies[i].p[0:6], s.VW[6*i:6*i+6])
+	}
+	return lawStats(&st), nil
+}
+
+// advance: free flight from xᵗ with v⁺ (or, with NBGS, the drift), and
+// the walls' motion.
+func (m *sphereModel) advance(own []body) {
+	if m.cfg.NBGS != nil {
+		m.loc.Drift(m.cfg.H)
+	} else {
+		m.loc.FreeFlight(m.cfg.H)
+	}
+	m.store(own)
+}
+
+// store copies the owned spheres' state from the local system into own.
+func (m *sphereModel) store(own []body) {
+	s := &m.loc
+	k := 0
+	for i := range m.all {
+		if m.all[i].ghost {
+			continue
+		}
+		o := &own[k]
+		copy(o.x[:], s.X[3*i:3*i+3])
+		copy(o.p[0:6], s.VW[6*i:6*i+6])
+		copy(o.p[6:10], s.Q[4*i:4*i+4])
+		k++
+	}
+}
+
+func (m *sphereModel) momentum(b *body, p *[3]float64) {
+	for d := 0; d < 3; d++ {
+		p[d] += b.p[d] / b.p[11]
+	}
+}

@@ -1,0 +1,197 @@
+package domain
+
+import (
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"impactsim/mpi"
+	"impactsim/spheres"
+)
+
+// sphereBox is n spheres of radii 0.04…0.05 on a jittered lattice in the
+// box [0, 2] × [0, 1] × [0, 0.6], random velocities of up to 2 (and
+// spins), μ = mu; with walls: planes on all six sides and gravity.
+func sphereBox(n int, walls bool, mu float64, seed uint64) *spheres.System {
+	rng := rand.New(rand.NewPCG(seed, 11))
+	s := &spheres.System{Mu: mu}
+	if walls {
+		s.Gravity = [3]float64{0, 0, -9.81}
+		for d := 0; d < 3; d++ {
+			var lo, hi spheres.Plane
+			lo.N[d], hi.N[d] = 1, -1
+			hi.P[d] = [3]float64{2, 1, 0.6}[d]
+			s.Planes = append(s.Planes, lo, hi)
+		}
+	}
+	nx, ny := 18, 9
+	for k := 0; k < n; k++ {
+		x := [3]float64{0.06 + 0.11*float64(k%nx) + 0.005*rng.Float64(), 0.06 + 0.11*float64(k/nx%ny) + 0.005*rng.Float64(),
+			0.06 + 0.11*float64(k/(nx*ny)) + 0.005*rng.Float64()}
+		v := [3]float64{4*rng.Float64() - 2, 4*rng.Float64() - 2, 4*rng.Float64() - 2}
+		w := [3]float64{10*rng.Float64() - 5, 10*rng.Float64() - 5, 10*rng.Float64() - 5}
+		s.Add(x, v, w, 0.04+0.01*rng.Float64(), 1000)
+	}
+	return s
+}
+
+// byID returns the state of s as (X, Q, VW) indexed by the spheres' IDs.
+func byID(s *spheres.System) []float64 {
+	n := s.N()
+	out := make([]float64, 13*n)
+	for i := 0; i < n; i++ {
+		g := int(s.ID[i])
+		copy(out[3*g:], s.X[3*i:3*i+3])
+		copy(out[3*n+4*g:], s.Q[4*i:4*i+4])
+		copy(out[7*n+6*g:], s.VW[6*i:6*i+6])
+	}
+	return out
+}
+
+// runSpheres runs sys over the ranks of c for steps steps, checks the
+// sphere count and momentum every step and calls check on Root with the
+// gathered state (X, Q, VW by ID).
+func runSpheres(c mpi.Comm, sys *spheres.System, cfg SpheresConfig, steps int, check func(k int, state []float64, p [3]float64, st Stats) error) error {
+	d, err := NewSpheres(c, sys, cfg)
+	if err != nil {
+		return err
+	}
+	n := sys.N()
+	for k := 1; k <= steps; k++ {
+		if err := d.Step(); err != nil {
+			return err
+		}
+		if err := d.Count(n); err != nil {
+			return err
+		}
+		p, err := d.Momentum()
+		if err != nil {
+			return err
+		}
+		x, q, vw, err := d.Gather(cfg.Root, n)
+		if err != nil {
+			return err
+		}
+		if c.Rank() == cfg.Root {
+			state := append(append(append([]float64(nil), x...), q...), vw...)
+			if err := check(k, state, p, d.Last); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// sphereGRScenario checks Alg. 4 with GR (and the LCP) across the ranks of
+// c against the single-process StepImpact with the canonical contact
+// order, after every step of 200: 300 spheres in a walled box under
+// gravity with friction (Alg. 3, μ = 0.3), c = 0.5 and c = 1.
+func sphereGRScenario(c mpi.Comm) error {
+	const steps = 200
+	for _, law := range []spheres.Law{{Operator: "gr", Friction: "alg3", CoR: 0.5}, {Operator: "gr", Friction: "none", CoR: 1}, {Operator: "lcp", Friction: "alg3", CoR: 0.5}} {
+		const h = 1e-3
+		var ref [][]float64
+		if c.Rank() == 0 {
+			s := sphereBox(300, true, 0.3, 1)
+			cfg := &spheres.ImpactConfig{H: h, Law: law, Canonical: true}
+			for k := 0; k < steps; k++ {
+				if _, err := s.StepImpact(cfg); err != nil {
+					return fmt.Errorf("one process, step %d: %w", k+1, err)
+				}
+				ref = append(ref, byID(s))
+			}
+		}
+		cfg := SpheresConfig{Hi: [3]float64{2, 1, 0.6}, H: h, Law: law}
+		if c.Size() == 4 {
+			cfg.Dims = [3]int{2, 2, 1}
+		}
+		worst, crossing := 0.0, 0
+		err := runSpheres(c, sphereBox(300, true, 0.3, 1), cfg, steps, func(k int, state []float64, _ [3]float64, st Stats) error {
+			diff := maxDiff(state, ref[k-1])
+			worst = max(worst, diff)
+			crossing += st.Solved
+			if diff > 1e-12 {
+				return fmt.Errorf("%s: step %d differs from one process by %.3g", law.Name(), k, diff)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if c.Rank() == 0 {
+			fmt.Printf("spheres %s c = %v, %d ranks: largest difference from one process over %d steps %.3g; contacts of crossing islands solved on root: %d\n",
+				law.Name(), law.CoR, c.Size(), steps, worst, crossing)
+			if c.Size() > 1 && crossing == 0 {
+				return fmt.Errorf("%d ranks: no island crossed a subdomain boundary; the test proves nothing", c.Size())
+			}
+		}
+	}
+	return nil
+}
+
+// spherePeriodicScenario: periodic in x and y, no walls, no gravity, GR
+// at c = 1 without friction: spheres migrate across rank boundaries and
+// the periodic faces; every sphere is on exactly one rank after every
+// step, momentum stays at its start value to 1e-12, spheres cross the
+// periodic faces, and the final state equals the one-rank run's to 1e-12.
+func spherePeriodicScenario(c mpi.Comm) error {
+	const n, steps = 300, 200
+	sys := sphereBox(n, false, 0, 2)
+	p0 := sys.LinearMomentum()
+	run := func(c mpi.Comm, final *[]float64) error {
+		cfg := SpheresConfig{Hi: [3]float64{2, 1, 0.6}, Periodic: [2]bool{true, true}, H: 1e-3,
+			Law: spheres.Law{Operator: "gr", Friction: "none", CoR: 1}}
+		if c.Size() == 4 {
+			cfg.Dims = [3]int{2, 2, 1}
+		}
+		return runSpheres(c, sphereBox(n, false, 0, 2), cfg, steps, func(k int, state []float64, p [3]float64, _ Stats) error {
+			if dp := math.Sqrt((p[0]-p0[0])*(p[0]-p0[0]) + (p[1]-p0[1])*(p[1]-p0[1]) + (p[2]-p0[2])*(p[2]-p0[2])); dp > 1e-12 {
+				return fmt.Errorf("step %d: momentum %v, started at %v", k, p, p0)
+			}
+			for i := 0; i < n; i++ {
+				if x, y := state[3*i], state[3*i+1]; x < 0 || x >= 2 || y < 0 || y >= 1 {
+					return fmt.Errorf("step %d: sphere %d at (%v, %v) outside the periodic box", k, i, x, y)
+				}
+			}
+			if k == steps {
+				*final = state
+			}
+			return nil
+		})
+	}
+	return againstOneRank(c, "spheres", steps, run, func(final []float64) int {
+		crossed := 0
+		for i := 0; i < n; i++ {
+			if math.Abs(final[3*i]-sys.X[3*i]) > 1 || math.Abs(final[3*i+1]-sys.X[3*i+1]) > 0.5 {
+				crossed++
+			}
+		}
+		return crossed
+	})
+}
+
+func init() {
+	scenarios["spheres-gr"] = sphereGRScenario
+	scenarios["spheres-periodic"] = spherePeriodicScenario
+}
+
+// Alg. 4 with GR and the LCP on 3D spheres across 1, 2 and 4 goroutine
+// ranks equals the single-process StepImpact (canonical order).
+func TestSpheresGRAcrossRanksEqualsOneProcess(t *testing.T) {
+	for _, np := range []int{1, 2, 4} {
+		if err := mpi.RunLocal(np, sphereGRScenario); err != nil {
+			t.Fatalf("%d ranks: %v", np, err)
+		}
+	}
+}
+
+// Sphere migration across rank and periodic boundaries on 1, 2, 4
+// goroutine ranks.
+func TestSpheresPeriodicMigration(t *testing.T) {
+	for _, np := range []int{1, 2, 4} {
+		if err := mpi.RunLocal(np, spherePeriodicScenario); err != nil {
+			t.Fatalf("%d ranks: %v", np, err)
+		}
+	}
+}

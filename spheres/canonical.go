@@ -1,0 +1,58 @@
+package spheres
+
+import (
+	"cmp"
+	"slices"
+)
+
+// canonicalize puts the step's contacts in the canonical order of the
+// spheres' IDs: every sphere pair is oriented from the lower ID (i) to the
+// higher (j) — swapping the two negates the normal, which is exact, since
+// the separation x_j − x_i is the exact negation of x_i − x_j — and the
+// pairs are ordered by (ID_i, ID_j), then the wall contacts by (wall,
+// ID_i). The tangents and blocks are recomputed from the oriented pair,
+// so a contact's record depends only on the two spheres (and the wall),
+// not on which of them the broad phase met first. The islands' contacts
+// and spheres then come in the same order whatever the arrays' order and
+// the grid, and so do their solutions, bit for bit.
+func (s *System) canonicalize() {
+	w := &s.work
+	for k := 0; k < w.npair; k++ {
+		c := &w.con[k]
+		if s.ID[c.i] > s.ID[c.j] {
+			c.i, c.j = c.j, c.i
+			c.n = [3]float64{-c.n[0], -c.n[1], -c.n[2]}
+		}
+		s.pairBlock(c)
+	}
+	id := func(i int32) int64 { return s.ID[i] }
+	slices.SortFunc(w.con[:w.npair], func(a, b contact) int {
+		return cmp.Or(cmp.Compare(id(a.i), id(b.i)), cmp.Compare(id(a.j), id(b.j)))
+	})
+	slices.SortFunc(w.con[w.npair:], func(a, b contact) int {
+		// walls by index: j = −1 − wall
+		return cmp.Or(cmp.Compare(b.j, a.j), cmp.Compare(id(a.i), id(b.i)))
+	})
+}
+
+// pairBlock sets a sphere pair's tangent, lever arms and block from its
+// normal and spheres, as the broad phase does.
+func (s *System) pairBlock(c *contact) {
+	i, j := c.i, c.j
+	c.t, _ = tangents(c.n)
+	c.ri, c.rj = s.R[i], s.R[j]
+	c.ann = s.InvM[i] + s.InvM[j]
+	c.att = c.ann + s.R[i]*s.R[i]*s.InvI[i] + s.R[j]*s.R[j]*s.InvI[j]
+	c.ian, c.iat = 1/c.ann, 1/c.att
+}
+
+// wallBlock sets a wall contact's tangent, lever arm and block from its
+// normal and sphere, as the broad phase does.
+func (s *System) wallBlock(c *contact) {
+	i := c.i
+	c.t, _ = tangents(c.n)
+	c.ri, c.rj = s.R[i], 0
+	c.ann = s.InvM[i]
+	c.att = c.ann + s.R[i]*s.R[i]*s.InvI[i]
+	c.ian, c.iat = 1/c.ann, 1/c.att
+}
