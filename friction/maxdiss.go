@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"impactsim/mech"
+	"impactsim/par"
 	"impactsim/qp"
 )
 
@@ -44,6 +45,36 @@ type MaxDissipation struct {
 	scr    []float64
 	w      []float64
 	prob   qp.Problem
+	pool   *par.Pool
+	pa     pooledDelassus
+}
+
+// SetPool makes the products with the Delassus matrix of large problems
+// run on the workers of pool (row ranges: the result is the same bit for
+// bit for any number of workers).
+func (o *MaxDissipation) SetPool(pool *par.Pool) { o.pool = pool }
+
+// pooledDelassusRows is the problem size (rows of A) from which the QP's
+// products A x are spread over the pool.
+const pooledDelassusRows = 4096
+
+// pooledDelassus is a Delassus matrix whose products A x run by row ranges
+// on a pool. It keeps the matrix's other methods (Rows, Diag), so the QP
+// solvers treat it as they treat the matrix itself.
+type pooledDelassus struct {
+	*mech.Delassus
+	pool   *par.Pool
+	dst, x []float64
+	f      func(w, lo, hi int)
+}
+
+func (a *pooledDelassus) MulVec(dst, x []float64) {
+	a.dst, a.x = dst, x
+	if a.f == nil {
+		a.f = func(_, lo, hi int) { a.Delassus.MulVecRows(a.dst, a.x, lo, hi) }
+	}
+	a.pool.For(a.Dim(), 2048, a.f)
+	a.dst, a.x = nil, nil
 }
 
 // NewMaxDissipation returns Alg. 3 with the named QP solver ("" = auto).
@@ -170,6 +201,10 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 	o.z = grow(o.z, m)
 	clear(o.z)
 	o.prob = qp.Problem{A: &o.A, B: o.b, Hi: o.hi}
+	if o.pool.Workers() > 1 && m >= pooledDelassusRows {
+		o.pa.Delassus, o.pa.pool = &o.A, o.pool
+		o.prob.A = &o.pa
+	}
 	r, err := o.solver.Solve(&o.prob, o.z)
 	st.Iterations, st.Solves, st.SolverIterations, st.Residual = 1, 1, r.Iterations, r.Residual
 	if err != nil {

@@ -33,8 +33,13 @@ type Delassus struct {
 func (d *Delassus) Dim() int { return d.n }
 
 // MulVec sets dst = A x.
-func (d *Delassus) MulVec(dst, x []float64) {
-	for i := 0; i < d.n; i++ {
+func (d *Delassus) MulVec(dst, x []float64) { d.MulVecRows(dst, x, 0, d.n) }
+
+// MulVecRows sets dst[i] = (A x)_i for the rows lo ≤ i < hi. Each row is
+// summed in the same order as MulVec's, so disjoint row ranges computed
+// concurrently give MulVec's result bit for bit.
+func (d *Delassus) MulVecRows(dst, x []float64, lo, hi int) {
+	for i := lo; i < hi; i++ {
 		var s float64
 		for k := d.Ptr[i]; k < d.Ptr[i+1]; k++ {
 			s += d.Val[k] * x[d.Col[k]]

@@ -162,6 +162,9 @@ func (s *System) prepareLaws(l *Law) error {
 	if pu, ok := w.iw[nw].law.inner.(sim.PoolUser); ok {
 		pu.SetPool(s.pool)
 	}
+	if pu, ok := w.iw[nw].law.fr.(sim.PoolUser); ok {
+		pu.SetPool(s.pool)
+	}
 	w.law, w.lawMu, w.lawSet, w.lawPool = *l, s.Mu, true, s.pool
 	return nil
 }
