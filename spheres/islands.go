@@ -133,6 +133,9 @@ type islandWork struct {
 	vp, scr          []float64
 	sc               []float64 // per island sphere: √(I/m)
 	bodies           []int32
+	cols             []int32 // the contacts of the island being built
+	fBodies, fCount  func(_, lo, hi int)
+	fFill            func(_, lo, hi int)
 	st               mech.Stats
 	maxIter          int
 	impact, friction time.Duration
@@ -211,7 +214,8 @@ func (s *System) solveIslands(l *Law, st *ImpactStats) error {
 }
 
 // solveIsland builds and solves island sched[a] on worker wk's workspace
-// (wk = Workers(): the pooled law) and writes its spheres' v⁺.
+// (wk = Workers(): the pooled law, whose island is also built on the
+// pool) and writes its spheres' v⁺.
 func (s *System) solveIsland(wk, a int) {
 	w := &s.work
 	u := &w.isl
@@ -221,55 +225,9 @@ func (s *System) solveIsland(wk, a int) {
 	}
 	c := u.sched[a]
 	cols := u.order[u.start[c]:u.start[c+1]]
-	tag := c + 1
-	iw.bodies = iw.bodies[:0]
-	for _, k := range cols {
-		ct := &w.con[k]
-		for _, b := range [2]int32{ct.i, ct.j} {
-			if b >= 0 && u.stamp[b] != tag {
-				u.stamp[b] = tag
-				u.loc[b] = int32(len(iw.bodies))
-				iw.bodies = append(iw.bodies, b)
-			}
-		}
-	}
-	nb := len(iw.bodies)
+	s.buildIsland(iw, c+1, cols, wk == s.pool.Workers() && s.pool.Workers() > 1)
 	p := &iw.p
-	p.Reset(3, 6*nb)
-	p.M.ShapeUniform(nb, 6)
-	p.MInv.ShapeUniform(nb, 6)
-	iw.sc = growF(iw.sc, nb)
-	for lb, b := range iw.bodies {
-		p.M.Data[lb], p.MInv.Data[lb] = 1/s.InvM[b], s.InvM[b]
-		sc := math.Sqrt(s.InvM[b] / s.InvI[b])
-		iw.sc[lb] = sc
-		v, vw := p.V[6*lb:6*lb+6], s.VW[6*b:6*b+6]
-		v[0], v[1], v[2] = vw[0], vw[1], vw[2]
-		v[3], v[4], v[5] = sc*vw[3], sc*vw[4], sc*vw[5]
-	}
-	for lk, k := range cols {
-		ct := &w.con[k]
-		li, lj := int(u.loc[ct.i]), -1
-		if ct.j >= 0 {
-			lj = int(u.loc[ct.j])
-		}
-		n, t := ct.n, ct.t
-		o := cross(n, t)
-		ki, kj := ct.ri/iw.sc[li], 0.0
-		if lj >= 0 {
-			kj = ct.rj / iw.sc[lj]
-		}
-		column(&p.G, li, lj, n, [3]float64{}, [3]float64{})
-		column(&p.D, li, lj, t, scale3(-ki, o), scale3(-kj, o))
-		column(&p.D, li, lj, o, scale3(ki, t), scale3(kj, t))
-		p.DContact = append(p.DContact, lk, lk)
-		if w.moving {
-			p.NRel = append(p.NRel, ct.rel[0])
-			p.DRel = append(p.DRel, ct.rel[1], ct.rel[2])
-		}
-		p.AppendContact(w.law.CoR, s.Mu, li, lj)
-	}
-	m, nd := len(cols), p.D.NCols()
+	m, nd, nb := len(cols), p.D.NCols(), len(iw.bodies)
 	iw.lambda = growF(iw.lambda, m)
 	iw.beta = growF(iw.beta, nd)
 	st, ti, tf, err := iw.law.solve(p, iw.lambda, iw.beta, w.v0)
@@ -292,30 +250,167 @@ func (s *System) solveIsland(wk, a int) {
 	}
 }
 
-// column appends a column with direction d and moments ai on island sphere
-// li and −d, aj on lj (lj < 0: a wall).
-func column(c *mech.Cols, li, lj int, d, ai, aj [3]float64) {
-	o := 6 * li
-	c.Append(o, d[0])
-	c.Append(o+1, d[1])
-	c.Append(o+2, d[2])
+// buildIsland fills iw.p with the island of the given contacts (tag: 1 +
+// its number): its spheres in order of first appearance, their compact
+// blocks and scaled velocities, and per contact the normal column and the
+// two tangent columns (islandSet's documentation). The columns are counted
+// first, then written in place, so that a large island (pooled) is built
+// by row ranges on the pool; the problem is the same bit for bit either
+// way, and its storage is sized once, without append's spare growth.
+func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled bool) {
+	w := &s.work
+	u := &w.isl
+	iw.bodies = iw.bodies[:0]
+	for _, k := range cols {
+		ct := &w.con[k]
+		for _, b := range [2]int32{ct.i, ct.j} {
+			if b >= 0 && u.stamp[b] != tag {
+				u.stamp[b] = tag
+				u.loc[b] = int32(len(iw.bodies))
+				iw.bodies = append(iw.bodies, b)
+			}
+		}
+	}
+	nb, m := len(iw.bodies), len(cols)
+	p := &iw.p
+	p.Reset(3, 6*nb)
+	p.M.ShapeUniform(nb, 6)
+	p.MInv.ShapeUniform(nb, 6)
+	iw.sc = growF(iw.sc, nb)
+	p.G.Ptr = grow(p.G.Ptr, m+1)
+	p.D.Ptr = grow(p.D.Ptr, 2*m+1)
+	p.DContact = grow(p.DContact, 2*m)
+	p.CoR, p.Mu = grow(p.CoR, m), grow(p.Mu, m)
+	p.Bodies = grow(p.Bodies, 2*m)
+	if w.moving {
+		p.NRel, p.DRel = grow(p.NRel, m), grow(p.DRel, 2*m)
+	}
+	iw.cols = cols
+	if iw.fBodies == nil {
+		iw.fBodies = func(_, lo, hi int) { s.islandBodies(iw, lo, hi) }
+		iw.fCount = func(_, lo, hi int) { s.islandColumns(iw, lo, hi, false) }
+		iw.fFill = func(_, lo, hi int) { s.islandColumns(iw, lo, hi, true) }
+	}
+	run := func(n, grain int, f func(_, lo, hi int)) {
+		if pooled {
+			s.pool.For(n, grain, f)
+		} else if n > 0 {
+			f(0, 0, n)
+		}
+	}
+	run(nb, 2048, iw.fBodies)
+	run(m, 1024, iw.fCount) // entries per column, at Ptr[column + 1]
+	p.G.Ptr[0], p.D.Ptr[0] = 0, 0
+	for k := 1; k <= m; k++ {
+		p.G.Ptr[k] += p.G.Ptr[k-1]
+	}
+	for k := 1; k <= 2*m; k++ {
+		p.D.Ptr[k] += p.D.Ptr[k-1]
+	}
+	p.G.Row, p.G.Val = grow(p.G.Row, p.G.Ptr[m]), grow(p.G.Val, p.G.Ptr[m])
+	p.D.Row, p.D.Val = grow(p.D.Row, p.D.Ptr[2*m]), grow(p.D.Val, p.D.Ptr[2*m])
+	run(m, 1024, iw.fFill)
+	iw.cols = nil
+}
+
+// islandBodies sets the blocks, scale factors √(I/m) and scaled
+// velocities (v, ω̂) of the island's spheres [lo, hi).
+func (s *System) islandBodies(iw *islandWork, lo, hi int) {
+	p := &iw.p
+	for lb := lo; lb < hi; lb++ {
+		b := iw.bodies[lb]
+		p.M.Data[lb], p.MInv.Data[lb] = 1/s.InvM[b], s.InvM[b]
+		sc := math.Sqrt(s.InvM[b] / s.InvI[b])
+		iw.sc[lb] = sc
+		v, vw := p.V[6*lb:6*lb+6], s.VW[6*b:6*b+6]
+		v[0], v[1], v[2] = vw[0], vw[1], vw[2]
+		v[3], v[4], v[5] = sc*vw[3], sc*vw[4], sc*vw[5]
+	}
+}
+
+// islandColumns counts (fill false: the entries of each column, stored at
+// Ptr[column + 1]) or writes (fill true, at the prefix-summed Ptr) the
+// columns of the island's contacts [lo, hi), and their per-contact data.
+func (s *System) islandColumns(iw *islandWork, lo, hi int, fill bool) {
+	w := &s.work
+	u := &w.isl
+	p := &iw.p
+	for lk := lo; lk < hi; lk++ {
+		ct := &w.con[iw.cols[lk]]
+		li, lj := int(u.loc[ct.i]), -1
+		if ct.j >= 0 {
+			lj = int(u.loc[ct.j])
+		}
+		n, t := ct.n, ct.t
+		o := cross(n, t)
+		ki, kj := ct.ri/iw.sc[li], 0.0
+		if lj >= 0 {
+			kj = ct.rj / iw.sc[lj]
+		}
+		ti, tj := scale3(-ki, o), scale3(-kj, o)
+		oi, oj := scale3(ki, t), scale3(kj, t)
+		if !fill {
+			p.G.Ptr[lk+1] = columnLen(lj, [3]float64{}, [3]float64{})
+			p.D.Ptr[2*lk+1] = columnLen(lj, ti, tj)
+			p.D.Ptr[2*lk+2] = columnLen(lj, oi, oj)
+			continue
+		}
+		writeColumn(&p.G, p.G.Ptr[lk], li, lj, n, [3]float64{}, [3]float64{})
+		writeColumn(&p.D, p.D.Ptr[2*lk], li, lj, t, ti, tj)
+		writeColumn(&p.D, p.D.Ptr[2*lk+1], li, lj, o, oi, oj)
+		p.DContact[2*lk], p.DContact[2*lk+1] = lk, lk
+		if w.moving {
+			p.NRel[lk] = ct.rel[0]
+			p.DRel[2*lk], p.DRel[2*lk+1] = ct.rel[1], ct.rel[2]
+		}
+		p.CoR[lk], p.Mu[lk] = w.law.CoR, s.Mu
+		p.Bodies[2*lk], p.Bodies[2*lk+1] = li, lj
+	}
+}
+
+// columnLen is the number of entries writeColumn writes.
+func columnLen(lj int, ai, aj [3]float64) int {
+	l := 3
 	if ai != ([3]float64{}) {
-		c.Append(o+3, ai[0])
-		c.Append(o+4, ai[1])
-		c.Append(o+5, ai[2])
+		l += 3
+	}
+	if lj >= 0 {
+		l += 3
+		if aj != ([3]float64{}) {
+			l += 3
+		}
+	}
+	return l
+}
+
+// writeColumn writes, from entry at on, a column with direction d and
+// moments ai on island sphere li and −d, aj on lj (lj < 0: a wall); a zero
+// moment is not stored.
+func writeColumn(c *mech.Cols, at, li, lj int, d, ai, aj [3]float64) {
+	put := func(row int, v float64) {
+		c.Row[at], c.Val[at] = int32(row), v
+		at++
+	}
+	o := 6 * li
+	put(o, d[0])
+	put(o+1, d[1])
+	put(o+2, d[2])
+	if ai != ([3]float64{}) {
+		put(o+3, ai[0])
+		put(o+4, ai[1])
+		put(o+5, ai[2])
 	}
 	if lj >= 0 {
 		o := 6 * lj
-		c.Append(o, -d[0])
-		c.Append(o+1, -d[1])
-		c.Append(o+2, -d[2])
+		put(o, -d[0])
+		put(o+1, -d[1])
+		put(o+2, -d[2])
 		if aj != ([3]float64{}) {
-			c.Append(o+3, aj[0])
-			c.Append(o+4, aj[1])
-			c.Append(o+5, aj[2])
+			put(o+3, aj[0])
+			put(o+4, aj[1])
+			put(o+5, aj[2])
 		}
 	}
-	c.EndCol()
 }
 
 func scale3(a float64, v [3]float64) [3]float64 { return [3]float64{a * v[0], a * v[1], a * v[2]} }

@@ -356,9 +356,13 @@ func (s *System) cellOf(i int) int {
 	return (c[0]*w.dims[1]+c[1])*w.dims[2] + c[2]
 }
 
-func growI32(s []int32, n int) []int32 {
+func growI32(s []int32, n int) []int32 { return grow(s, n) }
+
+// grow returns s with length n, reallocated (with a quarter to spare) only
+// when its capacity is short.
+func grow[T any](s []T, n int) []T {
 	if cap(s) < n {
-		return make([]int32, n, n+n/4)
+		return make([]T, n, n+n/4)
 	}
 	return s[:n]
 }
@@ -407,12 +411,7 @@ func (s *System) sortByCell(h float64) {
 	copy(s.ID, w.permI)
 }
 
-func growF(s []float64, n int) []float64 {
-	if cap(s) < n {
-		return make([]float64, n, n+n/4)
-	}
-	return s[:n]
-}
+func growF(s []float64, n int) []float64 { return grow(s, n) }
 
 // margin returns the distance two spheres (or a sphere and a wall) can
 // close within a step h: h·(2 max|v| + max|V_wall|), and for StepImpact,
