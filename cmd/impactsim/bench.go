@@ -426,21 +426,29 @@ func loadAvg() string {
 
 // peakRSS reads the peak resident set size (VmHWM) from /proc/self/status.
 func peakRSS() string {
+	if b, ok := peakRSSBytes(); ok {
+		return fmt.Sprintf("%.1f MiB", b/(1<<20))
+	}
+	return "unknown"
+}
+
+// peakRSSBytes returns the peak resident set size (VmHWM) in bytes.
+func peakRSSBytes() (float64, bool) {
 	b, err := os.ReadFile("/proc/self/status")
 	if err != nil {
-		return "unknown"
+		return 0, false
 	}
 	for _, line := range strings.Split(string(b), "\n") {
 		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
 			f := strings.Fields(v)
 			if len(f) == 2 {
 				if kb, err := strconv.ParseFloat(f[0], 64); err == nil {
-					return fmt.Sprintf("%.1f MiB", kb/1024)
+					return kb * 1024, true
 				}
 			}
 		}
 	}
-	return "unknown"
+	return 0, false
 }
 
 // benchWorkers maps --workers (0: all, GOMAXPROCS) onto scenario.Options.Workers.

@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"time"
 
@@ -215,11 +216,13 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 	var o patternOpts
 	o.register(fs, "hexagons")
 	steps := count(fs, "steps", 20, 1, 1e9, "steps to time")
+	repeat := count(fs, "repeat", 1, 1, 1000, "time the steps this many times from the same state (medians printed; the later passes run on grown workspaces, so their allocations are a steady step's)")
 	warm := fs.Float64("warm-cycles", 1, "drive periods to run before timing (after --resume: 0 unless given)")
 	dts := fs.String("table3", "", "comma-separated time steps to time one after the other from the warmed state (Table 3: 1e-3,5e-4,3e-4,2e-4,1e-4)")
 	save := outFile(fs, "save-state", "write the warmed state to this file")
 	resume := outFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth, --aspect)")
 	cpuprofile := outFile(fs, "cpuprofile", "write a CPU profile (go tool pprof) of the timed steps to this file")
+	memprofile := outFile(fs, "memprofile", "write a heap profile (go tool pprof: inuse_space after the timed steps, alloc_space over the run) to this file")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -274,7 +277,7 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 		}
 	}
 	state := new(bytes.Buffer)
-	if len(hs) > 1 {
+	if len(hs) > 1 || *repeat > 1 {
 		if err := y.WriteState(state); err != nil {
 			return err
 		}
@@ -283,37 +286,69 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 	lx, ly := c.Sides()
 	fmt.Fprintf(stdout, "%s: f* = %.2f, Γ = %.1f, %d spheres (%.1fσ × %.1fσ, periodic), %s, %d workers, from t = %.4f s (%.2f cycles); loadavg %s\n",
 		c.Point.Name, c.Point.FStar, c.Point.Gamma, c.N, lx/c.Sigma, ly/c.Sigma, spheres.Law{Operator: c.Operator, Friction: c.Friction}.Name(), pool.Workers(), y.Time(), y.Cycles(), loadavg())
-	fmt.Fprintf(stdout, "%-9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %7s %7s %7s %8s %8s %8s %7s %9s %9s %9s\n", "h", "step", "integr", "detect", "det max", "det min", "impact", "imp max", "imp min", "friction", "fr max", "fr min", "GR avg", "GR max", "GR min", "con avg", "con max", "con min", "allocs", "B/sphere", "correct", "floor σ")
+	fmt.Fprintf(stdout, "%-9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %9s %7s %7s %7s %8s %8s %8s %7s %9s %9s %9s %9s %7s\n", "h", "step", "integr", "detect", "det max", "det min", "impact", "imp max", "imp min", "friction", "fr max", "fr min", "GR avg", "GR max", "GR min", "con avg", "con max", "con min", "allocs", "B/sphere", "correct", "floor σ", "cpu", "RSS/sph")
 	var last layerRow
 	for i, h := range hs {
-		if i > 0 {
-			if err := y.ReadState(bytes.NewReader(state.Bytes())); err != nil {
+		var rows []layerRow
+		for pass := 0; pass < *repeat; pass++ {
+			if i > 0 || pass > 0 {
+				if err := y.ReadState(bytes.NewReader(state.Bytes())); err != nil {
+					return err
+				}
+			}
+			if err := y.SetStep(h); err != nil {
+				return badInput("bench patterns: %v", err)
+			}
+			stop, err := startCPUProfile(*cpuprofile)
+			if err != nil {
 				return err
 			}
-		}
-		if err := y.SetStep(h); err != nil {
-			return badInput("bench patterns: %v", err)
-		}
-		stop, err := startCPUProfile(*cpuprofile)
-		if err != nil {
-			return err
-		}
-		if i > 0 {
+			if i > 0 || pass > 0 {
+				stop()
+				stop = func() {}
+			}
+			row, err := benchLayer(y, *steps)
+			last = row
 			stop()
-			stop = func() {}
+			if err != nil {
+				return err
+			}
+			rows = append(rows, row)
+			fmt.Fprintf(stdout, "%-9g %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %7.1f %7d %7d %8.0f %8d %8d %7.1f %9.0f %9.4f %9.2g %9.4f %7.0f\n", h,
+				row.wall, row.integ, row.det.avg, row.det.max, row.det.min, row.imp.avg, row.imp.max, row.imp.min, row.fr.avg, row.fr.max, row.fr.min,
+				row.iter.avg, int(row.iter.max), int(row.iter.min), row.con.avg, int(row.con.max), int(row.con.min), row.allocs, row.bytes, row.corr, row.floor, row.cpu, row.rss)
 		}
-		row, err := benchLayer(y, *steps)
-		last = row
-		stop()
-		if err != nil {
+		if len(rows) > 1 {
+			med := func(f func(r *layerRow) float64) float64 {
+				x := make([]float64, len(rows))
+				for k := range rows {
+					x[k] = f(&rows[k])
+				}
+				slices.Sort(x)
+				if n := len(x); n%2 == 0 {
+					return (x[n/2-1] + x[n/2]) / 2
+				}
+				return x[len(x)/2]
+			}
+			later := rows[1:]
+			maxAllocs := 0.0
+			for _, r := range later {
+				maxAllocs = max(maxAllocs, r.allocs)
+			}
+			fmt.Fprintf(stdout, "h = %g, median of %d passes: step %.4f s, cpu %.4f s, detection %.4f, impact %.4f, friction %.4f s; allocations per step %.1f in the first pass, at most %.1f in the later ones (grown workspaces)\n",
+				h, len(rows), med(func(r *layerRow) float64 { return r.wall }), med(func(r *layerRow) float64 { return r.cpu }),
+				med(func(r *layerRow) float64 { return r.det.avg }), med(func(r *layerRow) float64 { return r.imp.avg }), med(func(r *layerRow) float64 { return r.fr.avg }),
+				rows[0].allocs, maxAllocs)
+		}
+	}
+	if *memprofile != "" {
+		if err := writeHeapProfile(*memprofile); err != nil {
 			return err
 		}
-		fmt.Fprintf(stdout, "%-9g %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %7.1f %7d %7d %8.0f %8d %8d %7.1f %9.0f %9.4f %9.2g\n", h,
-			row.wall, row.integ, row.det.avg, row.det.max, row.det.min, row.imp.avg, row.imp.max, row.imp.min, row.fr.avg, row.fr.max, row.fr.min,
-			row.iter.avg, int(row.iter.max), int(row.iter.min), row.con.avg, int(row.con.max), int(row.con.min), row.allocs, row.bytes, row.corr, row.floor)
+		runtime.KeepAlive(y) // the profile shows the layer's memory in use
 	}
 	fmt.Fprintf(stdout, "islands per step %.0f (largest: %.0f contacts on average, %.0f at most); %d capped solves in the last row's steps\n", last.islands.avg, last.largest.avg, last.largest.max, last.capped)
-	fmt.Fprintf(stdout, "seconds per step (wall: step, integration, detection; impact and friction summed over the islands' solves; correct: the position correction, part of step); GR iterations per step (the most of an island); constraints per step; allocations per step; peak Go heap (HeapSys) per sphere; floor σ: the deepest overlap of a sphere and the floor at a step's start, in σ\n")
+	fmt.Fprintf(stdout, "seconds per step (wall: step, integration, detection; impact and friction summed over the islands' solves; correct: the position correction, part of step); GR iterations per step (the most of an island); constraints per step; allocations per step; peak Go heap (HeapSys) per sphere; floor σ: the deepest overlap of a sphere and the floor at a step's start, in σ; cpu: CPU seconds (user + system, all threads) per step; RSS/sph: the process's peak resident set (VmHWM) per sphere in bytes\n")
 	return nil
 }
 
@@ -337,6 +372,7 @@ type layerRow struct {
 	capped           int
 	allocs, bytes    float64
 	corr, floor      float64 // correction s/step; deepest floor overlap (σ)
+	cpu, rss         float64 // CPU s/step (user + system); peak RSS per sphere (B)
 }
 
 // benchLayer times steps of y after one untimed step (which grows the
@@ -349,6 +385,7 @@ func benchLayer(y *patterns.Layer, steps int) (layerRow, error) {
 	var m0, m1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&m0)
+	c0, _ := processCPU()
 	t0 := time.Now()
 	for k := 0; k < steps; k++ {
 		st, err := y.Step()
@@ -368,6 +405,8 @@ func benchLayer(y *patterns.Layer, steps int) (layerRow, error) {
 		r.floor = math.Max(r.floor, st.MaxWallPenetration/y.Cfg.Sigma)
 	}
 	r.wall = time.Since(t0).Seconds()
+	c1, _ := processCPU()
+	r.cpu = (c1 - c0).Seconds() / float64(steps)
 	runtime.ReadMemStats(&m1)
 	n := float64(steps)
 	r.wall /= n
@@ -378,6 +417,9 @@ func benchLayer(y *patterns.Layer, steps int) (layerRow, error) {
 	}
 	r.allocs = float64(m1.Mallocs-m0.Mallocs) / n
 	r.bytes = float64(m1.HeapSys) / float64(y.Sys.N())
+	if b, ok := peakRSSBytes(); ok {
+		r.rss = b / float64(y.Sys.N())
+	}
 	return r, nil
 }
 
