@@ -47,6 +47,8 @@ type MaxDissipation struct {
 	prob   qp.Problem
 	pool   *par.Pool
 	pa     pooledDelassus
+	// poolFrom overrides pooledDelassusRows (tests; 0: the constant)
+	poolFrom int
 }
 
 // SetPool makes the products with the Delassus matrix of large problems
@@ -64,6 +66,7 @@ const pooledDelassusRows = 4096
 type pooledDelassus struct {
 	*mech.Delassus
 	pool   *par.Pool
+	grain  int
 	dst, x []float64
 	f      func(w, lo, hi int)
 }
@@ -73,7 +76,7 @@ func (a *pooledDelassus) MulVec(dst, x []float64) {
 	if a.f == nil {
 		a.f = func(_, lo, hi int) { a.Delassus.MulVecRows(a.dst, a.x, lo, hi) }
 	}
-	a.pool.For(a.Dim(), 2048, a.f)
+	a.pool.For(a.Dim(), a.grain, a.f)
 	a.dst, a.x = nil, nil
 }
 
@@ -201,8 +204,12 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 	o.z = grow(o.z, m)
 	clear(o.z)
 	o.prob = qp.Problem{A: &o.A, B: o.b, Hi: o.hi}
-	if o.pool.Workers() > 1 && m >= pooledDelassusRows {
-		o.pa.Delassus, o.pa.pool = &o.A, o.pool
+	from := pooledDelassusRows
+	if o.poolFrom > 0 {
+		from = o.poolFrom
+	}
+	if o.pool.Workers() > 1 && m >= from {
+		o.pa.Delassus, o.pa.pool, o.pa.grain = &o.A, o.pool, min(2048, from)
 		o.prob.A = &o.pa
 	}
 	r, err := o.solver.Solve(&o.prob, o.z)

@@ -1,6 +1,7 @@
 package patterns
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"testing"
@@ -155,4 +156,62 @@ func ExampleDispersion() {
 	// hexagons: f* = 0.38, λ/H = 4.95
 	// squares: f* = 0.27, λ/H = 7.19
 	// stripes: f* = 0.44, λ/H = 4.25
+}
+
+// TestLayerSteadyStepAllocs: on a shaken layer (900 spheres at the hexagon
+// point, GR + Alg. 3 with e(v), h = 10⁻³, 2 workers), steps whose problems
+// the workspaces have already held allocate nothing: 10 steps from a
+// state saved after the layer's first landing are replayed three times
+// (every worker's workspace grows to the islands it gets), then a replay
+// allocates exactly what restoring the state allocates.
+func TestLayerSteadyStepAllocs(t *testing.T) {
+	c := DefaultConfig(Fig12[0])
+	c.N, c.H = 900, 1e-3
+	y, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool := par.New(2)
+	defer pool.Close()
+	y.SetPool(pool)
+	contacts := 0
+	for k := 0; k < 60 || contacts < c.N; k++ {
+		st, err := y.Step()
+		if err != nil {
+			t.Fatal(err)
+		}
+		contacts = st.Contacts
+		if k > 400 {
+			t.Fatalf("no landing in %d steps (%d contacts)", k, contacts)
+		}
+	}
+	var state bytes.Buffer
+	if err := y.WriteState(&state); err != nil {
+		t.Fatal(err)
+	}
+	restore := func() {
+		if err := y.ReadState(bytes.NewReader(state.Bytes())); err != nil {
+			t.Fatal(err)
+		}
+	}
+	most := 0
+	replay := func() {
+		restore()
+		for k := 0; k < 10; k++ {
+			st, err := y.Step()
+			if err != nil {
+				t.Fatal(err)
+			}
+			most = max(most, st.Contacts)
+		}
+	}
+	for k := 0; k < 3; k++ {
+		replay()
+	}
+	both := testing.AllocsPerRun(3, replay)
+	alone := testing.AllocsPerRun(3, restore)
+	t.Logf("replay of 10 steps (up to %d contacts at t = %.4f s): %v allocations, restoring alone %v", most, y.Time(), both, alone)
+	if both != alone {
+		t.Errorf("10 steady steps allocate %v times, want 0 (a replay %v, the restore alone %v)", both-alone, both, alone)
+	}
 }

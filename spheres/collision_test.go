@@ -166,12 +166,16 @@ func TestImpactMatchesRigid3d(t *testing.T) {
 
 // TestImpactDeterministicAcrossWorkers: the state after 40 steps of GR +
 // Alg. 3 and of QCE + boxed LCP is bitwise the same for 1, 2 and 3
-// workers.
+// workers, and with 2 workers when every island is solved (and built) as
+// a large one, by the law on the pool.
 func TestImpactDeterministicAcrossWorkers(t *testing.T) {
 	for _, l := range []Law{{Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5}, {Operator: "qce", Friction: "blcp", CoR: 0.7, V0: 0.5}} {
 		var ref *System
-		for _, nw := range []int{1, 2, 3} {
+		for _, nw := range []int{1, 2, 3, -2} {
 			s := crate(150, 2)
+			if nw < 0 {
+				nw, s.work.bigAt = -nw, 1
+			}
 			done := onWorkers(s, nw)
 			cfg := &ImpactConfig{H: 1e-3, Law: l, SortEvery: 7}
 			for k := 0; k < 40; k++ {
@@ -184,7 +188,7 @@ func TestImpactDeterministicAcrossWorkers(t *testing.T) {
 				ref = s
 				continue
 			}
-			sameState(t, fmt.Sprintf("%s, %d workers", l.Name(), nw), s, ref)
+			sameState(t, fmt.Sprintf("%s, %d workers (pooled islands: %v)", l.Name(), nw, s.work.bigAt > 0), s, ref)
 		}
 	}
 }
@@ -216,10 +220,21 @@ func sameState(t *testing.T, what string, s, ref *System) {
 	}
 }
 
-// TestImpactStepAllocs: a steady StepImpact allocates nothing.
+// TestImpactStepAllocs: a steady StepImpact allocates nothing, on one
+// goroutine and on 2 workers with every island solved (and built) as a
+// large one, on the pool.
 func TestImpactStepAllocs(t *testing.T) {
-	for _, l := range []Law{{Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5}, {Operator: "qce", Friction: "blcp", CoR: 0.7}} {
+	gr := Law{Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5}
+	for _, c := range []struct {
+		l      Law
+		pooled bool
+	}{{gr, false}, {Law{Operator: "qce", Friction: "blcp", CoR: 0.7}, false}, {gr, true}} {
+		l := c.l
 		s := crate(150, 3)
+		if c.pooled {
+			s.work.bigAt = 1
+			defer onWorkers(s, 2)()
+		}
 		cfg := &ImpactConfig{H: 1e-3, Law: l, SortEvery: 1000}
 		for k := 0; k < 30; k++ {
 			if _, err := s.StepImpact(cfg); err != nil {
@@ -232,7 +247,7 @@ func TestImpactStepAllocs(t *testing.T) {
 			}
 		})
 		if a != 0 {
-			t.Errorf("%s: %v allocations per step, want 0", l.Name(), a)
+			t.Errorf("%s (pooled islands: %v): %v allocations per step, want 0", l.Name(), c.pooled, a)
 		}
 	}
 }

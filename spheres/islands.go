@@ -114,8 +114,12 @@ func (s *System) splitIslands() {
 		}
 		return int(a - b)
 	})
+	big := bigIsland
+	if w.bigAt > 0 {
+		big = w.bigAt
+	}
 	u.big = 0
-	for u.big < u.n && u.size(u.sched[u.big]) >= bigIsland {
+	for u.big < u.n && u.size(u.sched[u.big]) >= big {
 		u.big++
 	}
 	u.stamp = growI32(u.stamp, n)
@@ -292,6 +296,9 @@ func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled boo
 		iw.fFill = func(_, lo, hi int) { s.islandColumns(iw, lo, hi, true) }
 	}
 	run := func(n, grain int, f func(_, lo, hi int)) {
+		if w.bigAt > 0 {
+			grain = min(grain, w.bigAt) // tests: small islands split too
+		}
 		if pooled {
 			s.pool.For(n, grain, f)
 		} else if n > 0 {

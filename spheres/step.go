@@ -258,6 +258,7 @@ type workspace struct {
 	moving   bool
 	v0       float64
 	fIsland  func(w, i int)
+	bigAt    int // overrides bigIsland (tests; 0: the constant)
 
 	// periodic sides: per-direction cell sizes of the broad phase, and
 	// whether a periodic side is shorter than three cells
