@@ -32,6 +32,7 @@ type body struct {
 	s     [3]int8
 	fixed bool
 	ghost bool
+	ord   int32 // a ghost's arrival number in the step's ghost exchange
 }
 
 // key orders bodies by global id, then image shift: the order of a rank's
@@ -164,6 +165,22 @@ type grid struct {
 	gbod   []body
 	vbuf   [6]float64
 
+	// The routes of the step's ghosts (the NBGS syncs, nbgs.go): per
+	// dimension and direction the bodies sent (ref: own index, or the
+	// number of own bodies + a ghost's arrival number) and the arrival
+	// numbers received; where own bodies and ghosts sit in all.
+	sref     [3][2][]int32
+	arr      [3][2][2]int32
+	legs     [3][]mpi.Leg
+	ownAll   []int32
+	ghostAll []int32
+	sent     [3][2][]int32 // routes (nbgs.go): local indices in message order
+	came     [3][2][]int32
+	// blocks, when set, makes ownership follow a grid of blocks[d] cells
+	// per dimension (each subdomain a whole number of them): the colours
+	// of the reproducible NBGS sweeps.
+	blocks [3]int
+
 	Last  Stats
 	Total Totals
 }
@@ -220,8 +237,19 @@ func (g *grid) Cart() *mpi.Cart { return g.cart }
 // cell returns the subdomain coordinate of position x along dimension d
 // (clamped to the grid).
 func (g *grid) cell(x float64, d int) int {
+	if nb := g.blocks[d]; nb > 0 {
+		return g.block(x, d) / (nb / g.dims[d])
+	}
 	c := int(math.Floor((x - g.glo[d]) / g.width[d]))
 	return max(0, min(g.dims[d]-1, c))
+}
+
+// block returns the block coordinate of position x along dimension d
+// (clamped to the blocks).
+func (g *grid) block(x float64, d int) int {
+	nb := g.blocks[d]
+	c := int(math.Floor((x - g.glo[d]) / (g.period[d] / float64(nb))))
+	return max(0, min(nb-1, c))
 }
 
 // wrap moves a centre outside a periodic dimension back into the region.
@@ -400,7 +428,13 @@ func (g *grid) exchange(set []body, halo float64, tag int, ghosts bool) ([]body,
 		g.out, g.in = make([][]float64, 2), make([][]float64, 2)
 	}
 	rl := g.recLen()
+	nown := int32(len(set))
 	for d := 0; d < g.nd; d++ {
+		if ghosts {
+			g.sref[d][0], g.sref[d][1] = g.sref[d][0][:0], g.sref[d][1][:0]
+			g.arr[d] = [2][2]int32{}
+			g.legs[d] = nil
+		}
 		src, dst := g.cart.Shift(d, 1)
 		if src == mpi.ProcNull && dst == mpi.ProcNull {
 			// No neighbour along d (one rank, not periodic): nothing
@@ -408,7 +442,11 @@ func (g *grid) exchange(set []body, halo float64, tag int, ghosts bool) ([]body,
 			continue
 		}
 		legs := []mpi.Leg{{Src: src, Dest: dst, Tag: tag + 2*d}, {Src: dst, Dest: src, Tag: tag + 2*d + 1}}
+		if ghosts {
+			g.legs[d] = legs
+		}
 		g.out[0], g.out[1] = g.out[0][:0], g.out[1][:0]
+		var ref int32 // the body scan looks at
 		last := g.coord[d] == g.dims[d]-1
 		first := g.coord[d] == 0
 		send := func(b body, up bool) {
@@ -426,6 +464,9 @@ func (g *grid) exchange(set []body, halo float64, tag int, ghosts bool) ([]body,
 				}
 			}
 			g.out[k] = g.put(g.out[k], &b)
+			if ghosts {
+				g.sref[d][k] = append(g.sref[d][k], ref)
+			}
 		}
 		// Migration filters set in place (kept bodies are written at or
 		// before where they were read).
@@ -460,11 +501,13 @@ func (g *grid) exchange(set []body, halo float64, tag int, ghosts bool) ([]body,
 			return nil
 		}
 		for i := range set {
+			ref = int32(i)
 			if err := scan(&set[i]); err != nil {
 				return nil, err
 			}
 		}
 		for i := range got {
+			ref = nown + int32(i)
 			if err := scan(&got[i]); err != nil {
 				return nil, err
 			}
@@ -482,12 +525,15 @@ func (g *grid) exchange(set []body, halo float64, tag int, ghosts bool) ([]body,
 			return nil, err
 		}
 		for k := range g.in {
+			g.arr[d][k][0] = int32(len(got))
 			for j := 0; j+rl <= len(g.in[k]); j += rl {
 				b := g.get(g.in[k][j : j+rl])
 				b.ghost = ghosts
+				b.ord = int32(len(got))
 				got = append(got, b)
 				arrived = true
 			}
+			g.arr[d][k][1] = int32(len(got))
 		}
 	}
 	if ghosts {
@@ -516,12 +562,18 @@ func (g *grid) assemble(ghosts []body) {
 	// own is sorted and the ghosts are few: sort them and merge.
 	slices.SortFunc(ghosts, key)
 	g.all = g.all[:0]
+	g.ownAll, g.ghostAll = g.ownAll[:0], g.ghostAll[:0]
+	for range ghosts {
+		g.ghostAll = append(g.ghostAll, 0)
+	}
 	i, j := 0, 0
 	for i < len(g.own) || j < len(ghosts) {
 		if j == len(ghosts) || (i < len(g.own) && key(g.own[i], ghosts[j]) < 0) {
+			g.ownAll = append(g.ownAll, int32(len(g.all)))
 			g.all = append(g.all, g.own[i])
 			i++
 		} else {
+			g.ghostAll[ghosts[j].ord] = int32(len(g.all))
 			g.all = append(g.all, ghosts[j])
 			j++
 		}

@@ -2,17 +2,364 @@ package domain
 
 import (
 	"fmt"
+	"math"
+	"time"
 
 	"impactsim/friction"
+	"impactsim/mpi"
 )
+
+// Sweeps says how a distributed NBGS step sweeps the contacts across ranks
+// (package documentation, "Distributed NBGS").
+type Sweeps int
+
+const (
+	// Colours is the reproducible mode: a fixed grid of blocks coloured
+	// by the parities of their coordinates; one colour at a time, every
+	// rank sweeps its contacts of that colour, then the changed ghosts'
+	// values overwrite their owners' and the owners' overwrite every
+	// copy. Bitwise the same for any number of ranks.
+	Colours Sweeps = iota
+	// PE is waLBerla pe's mode: every rank sweeps its contacts once per
+	// sweep, a contact with a ghost takes the relaxed increment, the
+	// ghosts' velocity corrections are summed on their owners and the
+	// owners' values sent back to every copy.
+	PE
+)
+
+func (s Sweeps) String() string {
+	switch s {
+	case Colours:
+		return "colours"
+	case PE:
+		return "pe"
+	}
+	return fmt.Sprintf("Sweeps(%d)", int(s))
+}
 
 // NBGSConfig configures the sweeps of a distributed NBGS step.
 type NBGSConfig struct {
+	// Law is the block law, tolerance, cap and (PE) relaxation, with
+	// friction.NBGS's meaning and defaults; Domains is not used (the
+	// ranks are the domains).
 	Law friction.NBGS
+	// Mode chooses the reproducible colour sweeps or pe's.
+	Mode Sweeps
+	// Blocks is the number of colour blocks along each dimension
+	// (Colours): a multiple of the ranks along it, even when more than
+	// one, and each block wider than twice the interaction halo, so that
+	// two contacts of one colour in different blocks never share a
+	// sphere. It is fixed for the run, so the sweeps do not depend on the
+	// number of ranks.
+	Blocks [3]int
 }
 
-func (c *NBGSConfig) check() error { return c.Law.Check() }
+func (c *NBGSConfig) check(periodic [2]bool) error {
+	if err := c.Law.Check(); err != nil {
+		return fmt.Errorf("domain: %w", err)
+	}
+	switch c.Mode {
+	case PE:
+	case Colours:
+		for d, nb := range c.Blocks {
+			if nb < 1 {
+				return fmt.Errorf("domain: colour sweeps need Blocks along every dimension (≥ 1), got %v", c.Blocks)
+			}
+			if nb > 1 && nb%2 != 0 {
+				return fmt.Errorf("domain: %d colour blocks along dimension %d; want 1 or an even number", nb, d)
+			}
+			if d < 2 && periodic[d] && nb < 2 {
+				return fmt.Errorf("domain: %d colour block along periodic dimension %d; want an even number ≥ 2 (a block must not meet its own image)", nb, d)
+			}
+		}
+	default:
+		return fmt.Errorf("domain: unknown sweep mode %d", int(c.Mode))
+	}
+	return nil
+}
 
-type nbgsWork struct{}
+// nbgsWork is the distributed sweeps' workspace.
+type nbgsWork struct {
+	idx     []int32    // contacts swept here, canonical order
+	colour  [8][]int32 // Colours: idx by colour
+	relaxed []bool     // PE: per local sphere, a ghost
+	before  []float64  // a sweep's ghost velocities at its start
+	vals    []float64  // per local sphere: what goes back to the owner
+	legs    []mpi.Leg
+	fOnce   func() float64
+	err     error
+}
 
-func (d *Spheres) stepNBGS() error { return fmt.Errorf("not yet") }
+// stepNBGS is one step of Preclik et al.'s time stepping across the ranks
+// (collective): ghosts, the kick, the contacts at the current positions
+// with the whole system's margin, the sweeps (colours or pe), the drift,
+// migration.
+func (d *Spheres) stepNBGS() error {
+	t0 := time.Now()
+	g, m := d.grid, d.m
+	g.Last = Stats{}
+	cfg := m.cfg.NBGS
+	if cfg.Mode == Colours {
+		for k := 0; k < g.nd; k++ {
+			if cfg.Blocks[k]%g.dims[k] != 0 {
+				return fmt.Errorf("domain: %d colour blocks along dimension %d are not a multiple of its %d ranks", cfg.Blocks[k], k, g.dims[k])
+			}
+		}
+		g.blocks = cfg.Blocks
+	}
+	if err := g.prepare(); err != nil {
+		return err
+	}
+	g.routes()
+	if cfg.Mode == Colours {
+		for k := 0; k < g.nd; k++ {
+			if w := g.period[k] / float64(cfg.Blocks[k]); cfg.Blocks[k] > 1 && !(w > 2*g.Last.Halo) {
+				return fmt.Errorf("domain: step %d: colour blocks %.6g wide along dimension %d, want more than twice the interaction halo %.6g: use fewer blocks", g.N+1, w, k, g.Last.Halo)
+			}
+		}
+	}
+	nb := &m.nb
+	n := len(g.all)
+	// the contacts this rank sweeps: those whose sphere I (the lower ID)
+	// it owns, not an image
+	nb.idx = nb.idx[:0]
+	for c := range g.cs {
+		if !g.all[g.cs[c].i].ghost {
+			nb.idx = append(nb.idx, int32(c))
+			if j := g.cs[c].j; j >= 0 && g.all[j].ghost {
+				g.Last.Boundary++
+			}
+		}
+	}
+	g.Last.Contacts = len(nb.idx)
+	g.Last.Local = len(nb.idx) - g.Last.Boundary
+	if cfg.Mode == Colours {
+		for c := range nb.colour {
+			nb.colour[c] = nb.colour[c][:0]
+		}
+		for _, k := range nb.idx {
+			x := g.all[g.cs[k].i].x
+			col := 0
+			for a := 0; a < g.nd; a++ {
+				if cfg.Blocks[a] > 1 {
+					col |= (g.block(x[a], a) & 1) << a
+				}
+			}
+			nb.colour[col] = append(nb.colour[col], k)
+		}
+	} else {
+		if cap(nb.relaxed) < n {
+			nb.relaxed = make([]bool, n, n+n/4+16)
+		}
+		nb.relaxed = nb.relaxed[:n]
+		for i := range g.all {
+			nb.relaxed[i] = g.all[i].ghost
+		}
+	}
+	tol, maxIter, _, _ := cfg.Law.Params()
+	nb.err = nil
+	if nb.fOnce == nil {
+		nb.fOnce = d.sweepOnce
+	}
+	// Every rank runs the same number of sweeps: the residual is the
+	// maximum over the ranks (an Allreduce: its order cannot change a max).
+	st := friction.RunSweeps("nbgs-"+cfg.Mode.String(), len(nb.idx), tol, maxIter, nb.fOnce)
+	if nb.err != nil {
+		return fmt.Errorf("domain: step %d: sweeps: %w", g.N+1, nb.err)
+	}
+	g.addLaw(st)
+	return g.finish(t0)
+}
+
+// sweepOnce is one collective sweep; it returns the residual of all
+// ranks.
+func (d *Spheres) sweepOnce() float64 {
+	g, m := d.grid, d.m
+	nb := &m.nb
+	if nb.err != nil {
+		return 0
+	}
+	cfg := m.cfg.NBGS
+	loc := &m.loc
+	vw := loc.VW
+	res := 0.0
+	if cfg.Mode == Colours {
+		ncol := 1 << g.nd
+		for c := 0; c < ncol; c++ {
+			if !colourUsed(c, cfg.Blocks) {
+				continue // a dimension of one block has no odd blocks
+			}
+			list := nb.colour[c]
+			res = math.Max(res, loc.Sweep(list, &cfg.Law, nil))
+			// the ghosts this colour changed carry their values home
+			nb.vals = grow(nb.vals, 7*len(g.all))
+			clear(nb.vals)
+			for _, k := range list {
+				if j := g.cs[k].j; j >= 0 && g.all[j].ghost {
+					nb.vals[7*j] = 1
+					copy(nb.vals[7*j+1:7*j+7], vw[6*j:6*j+6])
+				}
+			}
+			if nb.err = g.backward(nb.vals, 7, overwrite); nb.err != nil {
+				return 0
+			}
+			for _, a := range g.ownAll {
+				if v := nb.vals[7*a : 7*a+7]; v[0] != 0 {
+					copy(vw[6*a:6*a+6], v[1:])
+				}
+			}
+			if nb.err = g.forward(vw, 6); nb.err != nil {
+				return 0
+			}
+		}
+	} else {
+		nb.before = grow(nb.before, len(vw))
+		copy(nb.before, vw)
+		res = loc.Sweep(nb.idx, &cfg.Law, nb.relaxed)
+		nb.vals = grow(nb.vals, len(vw))
+		clear(nb.vals)
+		for i := range g.all {
+			if g.all[i].ghost {
+				for k := 6 * i; k < 6*i+6; k++ {
+					nb.vals[k] = vw[k] - nb.before[k]
+				}
+			}
+		}
+		if nb.err = g.backward(nb.vals, 6, add); nb.err != nil {
+			return 0
+		}
+		for _, a := range g.ownAll {
+			for k := 6 * a; k < 6*a+6; k++ {
+				vw[k] += nb.vals[k]
+			}
+		}
+		if nb.err = g.forward(vw, 6); nb.err != nil {
+			return 0
+		}
+	}
+	all := []float64{0}
+	t := time.Now()
+	nb.err = g.cart.Allreduce([]float64{res}, all, mpi.Max)
+	g.Last.Comm += time.Since(t)
+	return all[0]
+}
+
+// colourUsed reports whether some block has colour c (bit d: the parity
+// of the block's coordinate d).
+func colourUsed(c int, blocks [3]int) bool {
+	for d, nb := range blocks {
+		if nb == 1 && c&(1<<d) != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// overwrite takes src when its flag (first value) is set; add sums.
+func overwrite(dst, src []float64) {
+	if src[0] != 0 {
+		copy(dst, src)
+	}
+}
+
+func add(dst, src []float64) {
+	for k := range dst {
+		dst[k] += src[k]
+	}
+}
+
+// routes fills, per decomposed dimension and direction, the local
+// indices of the bodies the ghost exchange sent (sent) and of the ghosts
+// it brought (came), in message order.
+func (g *grid) routes() {
+	at := func(r int32) int32 {
+		if int(r) < len(g.ownAll) {
+			return g.ownAll[r]
+		}
+		return g.ghostAll[int(r)-len(g.ownAll)]
+	}
+	for d := 0; d < g.nd; d++ {
+		for k := 0; k < 2; k++ {
+			g.sent[d][k] = g.sent[d][k][:0]
+			for _, r := range g.sref[d][k] {
+				g.sent[d][k] = append(g.sent[d][k], at(r))
+			}
+			g.came[d][k] = append(g.came[d][k][:0], g.ghostAll[g.arr[d][k][0]:g.arr[d][k][1]]...)
+		}
+	}
+}
+
+// forward sends every owner's values (L per local body in vals) to every
+// copy of its body, along the ghosts' routes (dimension by dimension, as
+// the ghosts came), overwriting the copies'.
+func (g *grid) forward(vals []float64, L int) error {
+	for d := 0; d < g.nd; d++ {
+		if err := g.route(vals, L, d, false, nil); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// backward sends every ghost's values (L per local body in vals) back to
+// the rank it came from, dimension by dimension in the reverse order of
+// the ghost exchange, where combine merges them into the body they copy
+// (an owned body, or a ghost that goes on home in an earlier dimension).
+func (g *grid) backward(vals []float64, L int, combine func(dst, src []float64)) error {
+	for d := g.nd - 1; d >= 0; d-- {
+		if err := g.route(vals, L, d, true, combine); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// route is one dimension of forward (back false: sent → came, overwrite)
+// or backward (came → sent, combine).
+func (g *grid) route(vals []float64, L, d int, back bool, combine func(dst, src []float64)) error {
+	legs := g.legs[d]
+	if legs == nil {
+		return nil
+	}
+	from, to, tag := g.sent[d], g.came[d], tagSync
+	if back {
+		from, to, tag = g.came[d], g.sent[d], tagBack
+	}
+	for k := 0; k < 2; k++ {
+		out := g.out[k][:0]
+		for _, a := range from[k] {
+			a := L * int(a)
+			out = append(out, vals[a:a+L]...)
+		}
+		g.out[k] = out
+	}
+	sl := make([]mpi.Leg, 2)
+	for k, l := range legs {
+		sl[k] = mpi.Leg{Src: l.Src, Dest: l.Dest, Tag: tag + 2*d + k}
+		if back {
+			sl[k].Src, sl[k].Dest = l.Dest, l.Src
+		}
+	}
+	t := time.Now()
+	n, err := mpi.Exchange(g.cart, sl, g.out, g.in)
+	g.Last.Comm += time.Since(t)
+	g.Last.BytesSent += n
+	if err != nil {
+		return err
+	}
+	for k := 0; k < 2; k++ {
+		if len(g.in[k]) != L*len(to[k]) {
+			return fmt.Errorf("velocity sync along dimension %d: %d values for %d bodies", d, len(g.in[k]), len(to[k]))
+		}
+		for j, a := range to[k] {
+			a := L * int(a)
+			src := g.in[k][L*j : L*j+L]
+			if back {
+				combine(vals[a:a+L], src)
+			} else {
+				copy(vals[a:a+L], src)
+			}
+		}
+	}
+	return nil
+}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"time"
 
 	"impactsim/mech"
 	"impactsim/mpi"
@@ -67,7 +68,7 @@ func NewSpheres(c mpi.Comm, sys *spheres.System, cfg SpheresConfig) (*Spheres, e
 		return nil, fmt.Errorf("domain: time step %v, want h > 0", cfg.H)
 	}
 	if cfg.NBGS != nil {
-		if err := cfg.NBGS.check(); err != nil {
+		if err := cfg.NBGS.check(cfg.Periodic); err != nil {
 			return nil, err
 		}
 	} else if err := cfg.Law.Check(); err != nil {
@@ -222,8 +223,29 @@ func (m *sphereModel) load(all []body) {
 
 // detect: Alg. 4's active set of the local system in the canonical order
 // (pairs by (ID_i, ID_j), then walls by (wall, ID)).
+//
+// With NBGS: the kick, then the contacts at the current positions whose
+// gap closes within the whole system's margin (the largest of the ranks'),
+// in the canonical order.
 func (m *sphereModel) detect() ([]contact, error) {
-	if _, err := m.loc.DetectImpact(m.cfg.H); err != nil {
+	if m.cfg.NBGS == nil {
+		if _, err := m.loc.DetectImpact(m.cfg.H); err != nil {
+			return nil, err
+		}
+		return m.contacts(), nil
+	}
+	h := m.cfg.H
+	m.loc.Kick(h)
+	g := m.d.grid
+	mine, all := []float64{m.loc.Margin(h, false)}, []float64{0}
+	t := time.Now()
+	err := g.cart.Allreduce(mine, all, mpi.Max)
+	g.Last.Comm += time.Since(t)
+	if err != nil {
+		return nil, err
+	}
+	m.loc.SetMargin(all[0])
+	if err := m.loc.DetectNBGS(h, m.cfg.Epsilon); err != nil {
 		return nil, err
 	}
 	return m.contacts(), nil

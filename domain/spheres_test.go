@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
+	"impactsim/friction"
 	"impactsim/mpi"
 	"impactsim/spheres"
 )
@@ -174,6 +176,8 @@ func spherePeriodicScenario(c mpi.Comm) error {
 func init() {
 	scenarios["spheres-gr"] = sphereGRScenario
 	scenarios["spheres-periodic"] = spherePeriodicScenario
+	scenarios["spheres-colours"] = sphereColoursScenario
+	scenarios["spheres-pe"] = spherePEScenario
 }
 
 // Alg. 4 with GR and the LCP on 3D spheres across 1, 2 and 4 goroutine
@@ -191,6 +195,142 @@ func TestSpheresGRAcrossRanksEqualsOneProcess(t *testing.T) {
 func TestSpheresPeriodicMigration(t *testing.T) {
 	for _, np := range []int{1, 2, 4} {
 		if err := mpi.RunLocal(np, spherePeriodicScenario); err != nil {
+			t.Fatalf("%d ranks: %v", np, err)
+		}
+	}
+}
+
+// nbgsBox is the NBGS scenes' configuration: 300 spheres in the walled
+// box, h = 1e-3, ε = 0.2, μ = 0.3, sweeps to 1e-9 (cap 500).
+func nbgsConfig(c mpi.Comm, mode Sweeps) SpheresConfig {
+	cfg := SpheresConfig{Hi: [3]float64{2, 1, 0.6}, H: 1e-3, Epsilon: 0.2,
+		NBGS: &NBGSConfig{Law: friction.NBGS{Tol: 1e-9, MaxIter: 500}, Mode: mode, Blocks: [3]int{8, 4, 1}}}
+	if c.Size() == 4 {
+		cfg.Dims = [3]int{2, 2, 1}
+	}
+	return cfg
+}
+
+// sphereColoursScenario: the reproducible colour sweeps on the ranks of c
+// equal the same sweeps on one rank bitwise, every step of 100, in the
+// walled box under gravity and in a periodic gas (x and y periodic, no
+// walls, no gravity: spheres migrate across the periodic faces, the
+// momentum stays at its start to 1e-12).
+func sphereColoursScenario(c mpi.Comm) error {
+	const steps = 100
+	for _, periodic := range []bool{false, true} {
+		scene := func() *spheres.System { return sphereBox(300, !periodic, 0.3, 1) }
+		p0 := scene().LinearMomentum()
+		run := func(c mpi.Comm, states *[][]float64, cross *int) error {
+			cfg := nbgsConfig(c, Colours)
+			cfg.Periodic = [2]bool{periodic, periodic}
+			return runSpheres(c, scene(), cfg, steps, func(k int, state []float64, p [3]float64, st Stats) error {
+				if dp := math.Sqrt((p[0]-p0[0])*(p[0]-p0[0]) + (p[1]-p0[1])*(p[1]-p0[1]) + (p[2]-p0[2])*(p[2]-p0[2])); periodic && dp > 1e-12 {
+					return fmt.Errorf("step %d: momentum %v, started at %v", k, p, p0)
+				}
+				*states = append(*states, state)
+				*cross += st.Boundary
+				return nil
+			})
+		}
+		var mine, one [][]float64
+		var cross, cross1 int
+		if err := run(c, &mine, &cross); err != nil {
+			return err
+		}
+		if c.Rank() != 0 {
+			continue
+		}
+		if err := mpi.RunLocal(1, func(c mpi.Comm) error { return run(c, &one, &cross1) }); err != nil {
+			return fmt.Errorf("one rank: %w", err)
+		}
+		worst := 0.0
+		for k := range one {
+			worst = max(worst, maxDiff(mine[k], one[k]))
+		}
+		fmt.Printf("spheres nbgs colours, periodic %v, %d ranks: %d contacts with a ghost swept on rank 0 over %d steps; largest difference from one rank %.3g\n", periodic, c.Size(), cross, steps, worst)
+		if worst != 0 {
+			return fmt.Errorf("colour sweeps on %d ranks differ from one rank by %.3g", c.Size(), worst)
+		}
+		if (c.Size() > 1 || periodic) && cross == 0 {
+			return fmt.Errorf("%d ranks: no contact with a ghost; the test proves nothing", c.Size())
+		}
+	}
+	return nil
+}
+
+// spherePEScenario: pe's sweeps on the ranks of c against one process's
+// spheres.Step from the same states (every 10th of 100 steps), both swept
+// to the residual tol = 1e-9 (sweep change A|Δλ|, in velocity units): the
+// velocities and positions agree to 100 tol (measured: at most 20 tol on
+// 1, 2 and 4 ranks, as the one-process sweeps agree with themselves in
+// another order: convergence, not the exchange, sets the difference).
+func spherePEScenario(c mpi.Comm) error {
+	ref := sphereBox(300, true, 0.3, 1)
+	cfg := nbgsConfig(c, PE)
+	one := &spheres.Config{H: cfg.H, Epsilon: cfg.Epsilon, Law: cfg.NBGS.Law}
+	one.Law.MaxIter = 20000
+	cfg.NBGS.Law.MaxIter = 20000
+	tol := cfg.NBGS.Law.Tol
+	worst, cross := 0.0, 0
+	for k := 0; k < 100; k++ {
+		start := cloneSpheres(ref)
+		// every rank steps the reference: all must start from the same system
+		if st := ref.Step(one); st.Err != nil || st.Law.Capped > 0 {
+			return fmt.Errorf("one process, step %d: %v (capped %d)", k+1, st.Err, st.Law.Capped)
+		}
+		if k%10 != 0 {
+			continue
+		}
+		want := byID(ref)
+		err := runSpheres(c, start, cfg, 1, func(_ int, state []float64, _ [3]float64, st Stats) error {
+			d := maxDiff(state, want)
+			worst = max(worst, d)
+			cross += st.Boundary
+			if st.Law.Capped > 0 {
+				return fmt.Errorf("step %d: the distributed sweeps stopped at their cap, residual %.3g", k+1, st.Law.Residual)
+			}
+			if d > 100*tol {
+				return fmt.Errorf("step %d: %d ranks differ from one process by %.3g (residual %.3g, tolerance %.3g)", k+1, c.Size(), d, st.Law.Residual, tol)
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+	}
+	if c.Rank() == 0 {
+		fmt.Printf("spheres nbgs pe, %d ranks: largest difference from one process %.3g = %.3g tol; %d contacts with a ghost on rank 0\n", c.Size(), worst, worst/tol, cross)
+		if c.Size() > 1 && cross == 0 {
+			return fmt.Errorf("%d ranks: no contact with a ghost; the test proves nothing", c.Size())
+		}
+	}
+	return nil
+}
+
+// cloneSpheres copies a sphere system's state (not its workspaces).
+func cloneSpheres(s *spheres.System) *spheres.System {
+	c := &spheres.System{Gravity: s.Gravity, Mu: s.Mu, Planes: slices.Clone(s.Planes), Boxes: s.Boxes, Cylinders: s.Cylinders}
+	c.X, c.Q, c.VW = slices.Clone(s.X), slices.Clone(s.Q), slices.Clone(s.VW)
+	c.R, c.InvM, c.InvI, c.ID = slices.Clone(s.R), slices.Clone(s.InvM), slices.Clone(s.InvI), slices.Clone(s.ID)
+	return c
+}
+
+// The reproducible colour sweeps on 2 and 4 goroutine ranks equal one
+// rank's bitwise.
+func TestSpheresNBGSColoursBitwise(t *testing.T) {
+	for _, np := range []int{2, 4} {
+		if err := mpi.RunLocal(np, sphereColoursScenario); err != nil {
+			t.Fatalf("%d ranks: %v", np, err)
+		}
+	}
+}
+
+// pe's sweeps on 1, 2 and 4 goroutine ranks equal one process's
+// spheres.Step to 100 times the sweeps' tolerance.
+func TestSpheresNBGSPE(t *testing.T) {
+	for _, np := range []int{1, 2, 4} {
+		if err := mpi.RunLocal(np, spherePEScenario); err != nil {
 			t.Fatalf("%d ranks: %v", np, err)
 		}
 	}
