@@ -21,22 +21,20 @@ import (
 type missed struct {
 	moved   []int32 // balls searched in this call
 	isMoved []bool  // per ball, true while a call runs
-	cellPtr []int32 // moved balls by cell (counting sort)
+	cellPtr []int32 // the balls near the moved ones by cell (counting sort)
 	byCell  []int32
-	near    []bool  // per cell: a moved ball in its 3×3 cells
-	key     []int32 // per moved ball: its cell
+	key     []int32 // per ball: its cell, −1 outside the grid
 	cand    []Contact
 	// extras found since the last BuildProblem, sorted by (Kind, Obj, I,
 	// J), for the "found before" test
 	sorted []Contact
 	// the arguments of the current scan (scanChunk) and the grid
-	q          []float64
-	tol, h     float64
-	minX, minY float64
-	nx, ny     int32
-	fScan      func(w, lo, hi int)
-	self       *missed
-	sys        *System
+	q      []float64
+	tol    float64
+	nx, ny int32
+	fScan  func(w, lo, hi int)
+	self   *missed
+	sys    *System
 }
 
 // contactLess orders contacts by kind, then object, then balls.
@@ -144,18 +142,32 @@ func mergeSorted(sorted, add []Contact) []Contact {
 }
 
 // missedPairs appends to s.miss.cand every pair of a moved ball and another
-// ball overlapping at q by more than tol, once each. The moved balls are
-// counting-sorted into cells of side 2·rmax over their bounding box
-// (enlarged if the grid would have more than 4m + 1024 cells); every ball
-// near that box is tried against the moved balls of its 3×3 cells.
+// ball overlapping at q by more than tol, once each. The balls within h =
+// 2·rmax of the moved balls' bounding box are counting-sorted into cells of
+// side h (doubled while the grid would have more than 4k + 1024 cells for
+// k balls in it), and every moved ball is tried against the balls of its
+// 3×3 cells: the work is that of the moved balls and their neighbours,
+// plus one look at every ball to sort it.
 func (s *System) missedPairs(q []float64, tol, rmax, minX, minY, maxX, maxY float64) {
 	mf := &s.miss
-	h := 2 * rmax
-	if !(h > 0) {
+	// a pair that overlaps is closer than rᵢ + rⱼ ≤ 2·rmax < h: the factor
+	// keeps it within adjacent cells through the divisions' rounding
+	h := 2 * rmax * (1 + 1e-9)
+	if !(h > 0) || math.IsInf(h, 0) {
 		return
 	}
-	w, ht := maxX-minX, maxY-minY
-	limit := float64(4*len(mf.moved) + 1024)
+	ox, oy := minX-h, minY-h
+	w, ht := maxX+h-ox, maxY+h-oy
+	n := s.N()
+	mf.key = grow(mf.key, n)
+	inBox := 0
+	for j := 0; j < n; j++ {
+		x, y := q[2*j], q[2*j+1]
+		if x >= ox && x <= ox+w && y >= oy && y <= oy+ht {
+			inBox++
+		}
+	}
+	limit := float64(4*inBox + 1024)
 	for (math.Floor(w/h)+1)*(math.Floor(ht/h)+1) > limit {
 		h *= 2
 	}
@@ -163,52 +175,40 @@ func (s *System) missedPairs(q []float64, tol, rmax, minX, minY, maxX, maxY floa
 	nc := int(nx) * int(ny)
 	mf.cellPtr = grow(mf.cellPtr, nc+1)
 	clear(mf.cellPtr)
-	mf.key = grow(mf.key, len(mf.moved))
-	for k, i := range mf.moved {
-		cx := min(int32((q[2*i]-minX)/h), nx-1)
-		cy := min(int32((q[2*i+1]-minY)/h), ny-1)
-		c := cy*nx + cx
-		mf.key[k] = c
+	// key[j]: ball j's cell, −1 outside the grid (or not finite)
+	for j := 0; j < n; j++ {
+		fx, fy := (q[2*j]-ox)/h, (q[2*j+1]-oy)/h
+		if !(fx >= 0 && fy >= 0 && fx < float64(nx) && fy < float64(ny)) {
+			mf.key[j] = -1
+			continue
+		}
+		c := int32(fy)*nx + int32(fx)
+		mf.key[j] = c
 		mf.cellPtr[c+1]++
 	}
 	for c := 0; c < nc; c++ {
 		mf.cellPtr[c+1] += mf.cellPtr[c]
 	}
-	mf.byCell = grow(mf.byCell, len(mf.moved))
-	for k, i := range mf.moved {
-		c := mf.key[k]
-		mf.byCell[mf.cellPtr[c]] = i
-		mf.cellPtr[c]++
+	mf.byCell = grow(mf.byCell, int(mf.cellPtr[nc]))
+	for j := 0; j < n; j++ {
+		if c := mf.key[j]; c >= 0 {
+			mf.byCell[mf.cellPtr[c]] = int32(j)
+			mf.cellPtr[c]++
+		}
 	}
 	// cellPtr[c] is now the end of cell c; shift back to starts
 	for c := nc; c > 0; c-- {
 		mf.cellPtr[c] = mf.cellPtr[c-1]
 	}
 	mf.cellPtr[0] = 0
-	// near: the cells whose 3×3 block holds a moved ball (most balls of a
-	// pile are tried against none, and skip the block with one look-up)
-	mf.near = grow(mf.near, nc)
-	clear(mf.near)
-	for cy := int32(0); cy < ny; cy++ {
-		for cx := int32(0); cx < nx; cx++ {
-			if c := cy*nx + cx; mf.cellPtr[c+1] == mf.cellPtr[c] {
-				continue
-			}
-			for yy := max(cy-1, 0); yy <= min(cy+1, ny-1); yy++ {
-				for xx := max(cx-1, 0); xx <= min(cx+1, nx-1); xx++ {
-					mf.near[yy*nx+xx] = true
-				}
-			}
-		}
-	}
-	// Every ball against the moved balls of its 3×3 cells, on the pool;
+	// Every moved ball against the balls of its 3×3 cells, on the pool;
 	// the hits are gathered in chunk order (and sorted by the caller).
 	if mf.self != mf {
 		mf.self, mf.fScan = mf, mf.scanChunk
 	}
-	mf.sys, mf.q, mf.tol, mf.h, mf.minX, mf.minY, mf.nx, mf.ny = s, q, tol, h, minX, minY, nx, ny
+	mf.sys, mf.q, mf.tol, mf.nx, mf.ny = s, q, tol, nx, ny
 	d := &s.det
-	nch := d.run(s.N(), mf.fScan)
+	nch := d.run(len(mf.moved), mf.fScan)
 	for _, hs := range d.wcont[:nch] {
 		for _, ht := range hs {
 			mf.cand = append(mf.cand, ht.ballPair())
@@ -217,31 +217,27 @@ func (s *System) missedPairs(q []float64, tol, rmax, minX, minY, maxX, maxY floa
 	mf.sys, mf.q = nil, nil
 }
 
-// scanChunk tries balls [lo, hi) against the moved balls of their 3×3
-// cells; pairs overlapping by more than the tolerance go to chunk w's hits.
+// scanChunk tries the moved balls moved[lo:hi] against the balls of their
+// 3×3 cells (a pair of two moved balls from the one with the smaller
+// index); pairs overlapping by more than the tolerance go to chunk w's hits.
 func (mf *missed) scanChunk(w, lo, hi int) {
-	s, q, h, nx, ny := mf.sys, mf.q, mf.h, mf.nx, mf.ny
+	s, q, nx, ny := mf.sys, mf.q, mf.nx, mf.ny
 	out := s.det.wcont[w]
-	for j := lo; j < hi; j++ {
-		xj, yj := q[2*j], q[2*j+1]
-		fx, fy := (xj-mf.minX)/h, (yj-mf.minY)/h
-		if !(fx > -1 && fy > -1 && fx < float64(nx)+1 && fy < float64(ny)+1) {
-			continue // farther than h from every moved ball
-		}
-		cx, cy := int32(math.Floor(fx)), int32(math.Floor(fy))
-		if cx >= 0 && cy >= 0 && cx < nx && cy < ny && !mf.near[cy*nx+cx] {
-			continue
-		}
+	for _, i32 := range mf.moved[lo:hi] {
+		i := int(i32)
+		c := mf.key[i]
+		cx, cy := c%nx, c/nx
+		xi, yi := q[2*i], q[2*i+1]
 		for yy := max(cy-1, 0); yy <= min(cy+1, ny-1); yy++ {
 			for xx := max(cx-1, 0); xx <= min(cx+1, nx-1); xx++ {
 				c := yy*nx + xx
-				for _, i32 := range mf.byCell[mf.cellPtr[c]:mf.cellPtr[c+1]] {
-					i := int(i32)
-					if i == j || mf.isMoved[j] && i > j || s.Fixed[j] && s.Fixed[i] {
-						continue // both moved: found from the larger index
+				for _, j32 := range mf.byCell[mf.cellPtr[c]:mf.cellPtr[c+1]] {
+					j := int(j32)
+					if j == i || mf.isMoved[j] && j < i || s.Fixed[j] && s.Fixed[i] {
+						continue
 					}
 					rr := s.R[i] + s.R[j] - mf.tol
-					dx, dy := q[2*i]-xj, q[2*i+1]-yj
+					dx, dy := xi-q[2*j], yi-q[2*j+1]
 					if rr > 0 && dx*dx+dy*dy < rr*rr {
 						a, b := min(i, j), max(i, j)
 						out = append(out, hit{int32(a), int32(b), pairNormal(pos(q, a), pos(q, b), pos(q, a), pos(q, b))})
