@@ -472,11 +472,14 @@ func (s *System) detect(h, eps float64) {
 	if w.fPairs == nil {
 		w.fPairs, w.fWalls = s.pairChunk, s.wallChunk
 	}
+	// the first range's pairs go straight into con (one copy of them
+	// less), the others' are appended in range order
 	s.pool.For(cells, 256, w.fPairs)
-	w.con = w.con[:0]
 	w.maxPen = 0
 	for k := 0; k < nch; k++ {
-		w.con = append(w.con, w.chunkCon[k]...)
+		if k > 0 {
+			w.con = append(w.con, w.chunkCon[k]...)
+		}
 		w.maxPen = math.Max(w.maxPen, w.chunkPen[2*k])
 	}
 	w.npair = len(w.con)
@@ -497,6 +500,9 @@ func (s *System) detect(h, eps float64) {
 func (s *System) pairChunk(ch, lo, hi int) {
 	w := &s.work
 	out := w.chunkCon[ch][:0]
+	if ch == 0 {
+		out = w.con[:0]
+	}
 	pen := 0.0
 	ny, nz := w.dims[1], w.dims[2]
 	for c := lo; c < hi; c++ {
@@ -531,7 +537,11 @@ func (s *System) pairChunk(ch, lo, hi int) {
 			}
 		}
 	}
-	w.chunkCon[ch] = out
+	if ch == 0 {
+		w.con = out
+	} else {
+		w.chunkCon[ch] = out
+	}
 	w.chunkPen[2*ch] = pen
 }
 
