@@ -45,6 +45,9 @@ type MaxDissipation struct {
 	scr    []float64
 	w      []float64
 	prob   qp.Problem
+	terms  []float64 // per column of D: its slip terms (slipTerms)
+	p      *mech.Problem
+	fSlip  func(w, lo, hi int)
 	pool   *par.Pool
 	pa     pooledDelassus
 	// poolFrom overrides pooledDelassusRows (tests; 0: the constant)
@@ -59,6 +62,28 @@ func (o *MaxDissipation) SetPool(pool *par.Pool) { o.pool = pool }
 // pooledDelassusRows is the problem size (rows of A) from which the QP's
 // products A x are spread over the pool.
 const pooledDelassusRows = 4096
+
+// poolRows returns the problem size from which work goes to the pool.
+func (o *MaxDissipation) poolRows() int {
+	if o.poolFrom > 0 {
+		return o.poolFrom
+	}
+	return pooledDelassusRows
+}
+
+// slipChunk sets w_j = D_jᵀv⁻ + DRel_j (mech.Problem.RelTangentVelocities,
+// the same arithmetic) and the slip terms of columns [lo, hi) of o.p.D.
+func (o *MaxDissipation) slipChunk(_, lo, hi int) {
+	p := o.p
+	for j := lo; j < hi; j++ {
+		w := p.D.ColDot(j, p.V)
+		if len(p.DRel) != 0 {
+			w += p.DRel[j]
+		}
+		o.w[j] = w
+		o.terms[j] = slipTerms(p, j)
+	}
+}
 
 // pooledDelassus is a Delassus matrix whose products A x run by row ranges
 // on a pool. It keeps the matrix's other methods (Rows, Diag), so the QP
@@ -138,8 +163,20 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 	// Build one direction per sliding contact from the pre-impact velocity.
 	o.d.Reset(n)
 	o.dIdx, o.dEnd, o.dNorm = o.dIdx[:0], o.dEnd[:0], o.dNorm[:0]
+	// w = Dᵀv⁻ + DRel (p.RelTangentVelocities) and each column's slip
+	// terms, by column ranges (on the pool for large problems)
 	o.w = grow(o.w, nd)
-	p.RelTangentVelocities(o.w, p.V)
+	o.terms = grow(o.terms, nd)
+	o.p = p
+	if o.fSlip == nil {
+		o.fSlip = o.slipChunk
+	}
+	if o.pool.Workers() > 1 && nd >= 2*o.poolRows() {
+		o.pool.For(nd, min(2048, o.poolRows()), o.fSlip)
+	} else {
+		o.slipChunk(0, 0, nd)
+	}
+	o.p = nil
 	o.hi = o.hi[:0]
 	for c0 := 0; c0 < nd; {
 		k := p.DContact[c0]
@@ -151,7 +188,7 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 		var norm2, terms float64
 		for j := c0; j < c1; j++ {
 			norm2 += o.w[j] * o.w[j]
-			terms += slipTerms(p, j)
+			terms += o.terms[j]
 		}
 		if bound > 0 && norm2 > 0 && math.Sqrt(norm2) > SlipRoundoff*terms {
 			norm := math.Sqrt(norm2)
@@ -204,11 +241,7 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 	o.z = grow(o.z, m)
 	clear(o.z)
 	o.prob = qp.Problem{A: &o.A, B: o.b, Hi: o.hi}
-	from := pooledDelassusRows
-	if o.poolFrom > 0 {
-		from = o.poolFrom
-	}
-	if o.pool.Workers() > 1 && m >= from {
+	if from := o.poolRows(); o.pool.Workers() > 1 && m >= from {
 		o.pa.Delassus, o.pa.pool, o.pa.grain = &o.A, o.pool, min(2048, from)
 		o.prob.A = &o.pa
 	}
