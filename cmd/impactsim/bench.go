@@ -108,14 +108,7 @@ func cmdBenchDrum(args []string, stdout, stderr io.Writer) error {
 			return usageError{fmt.Errorf("bench drum: --save-state: %w", err)}
 		}
 	}
-	if os.Getenv("GOGC") == "" {
-		// The step loop allocates nothing in steady state, so collections
-		// are rare (they happen while the workspaces grow with the contact
-		// count) and a small heap headroom costs no time but keeps the peak
-		// RSS near the live heap (100K drop pile: 94–96 MiB at 20, 84 MiB
-		// at 10).
-		debug.SetGCPercent(10)
-	}
+	lowGCHeadroom()
 	// Check every operator name before the first run starts, so a typo in
 	// the second name does not cost the first run.
 	ops := strings.Split(*op, ",")
@@ -422,6 +415,18 @@ func loadAvg() string {
 		return strings.Join(f[:3], " ")
 	}
 	return "unknown"
+}
+
+// lowGCHeadroom sets the collector's heap headroom to 10 % unless GOGC is
+// set. The step loops allocate nothing in steady state, so collections
+// are rare (they happen while the workspaces grow with the contact count)
+// and a small headroom costs no time but keeps the peak RSS near the live
+// heap (100K drop pile: 94–96 MiB at 20, 84 MiB at 10; 60k vibrated layer
+// at its landing: 4,145 → 3,361 B per sphere, CPU per step unchanged).
+func lowGCHeadroom() {
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(10)
+	}
 }
 
 // peakRSS reads the peak resident set size (VmHWM) from /proc/self/status.

@@ -125,6 +125,7 @@ func cmdPatterns(args []string, stdout, stderr io.Writer) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
+	lowGCHeadroom()
 	pts, err := o.points("patterns")
 	if err != nil {
 		return err
@@ -226,6 +227,7 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
+	lowGCHeadroom()
 	pts, err := o.points("bench patterns")
 	if err != nil {
 		return err
