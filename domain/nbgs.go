@@ -191,9 +191,10 @@ func (d *Spheres) sweepOnce() float64 {
 			}
 			list := nb.colour[c]
 			res = math.Max(res, loc.Sweep(list, &cfg.Law, nil))
-			// the ghosts this colour changed carry their values home
+			// the ghosts this colour changed carry their values home;
+			// only the routes' entries of vals are read or written
 			nb.vals = grow(nb.vals, 7*len(g.all))
-			clear(nb.vals)
+			g.eachRouted(func(a int) { nb.vals[7*a] = 0 })
 			for _, k := range list {
 				if j := g.cs[k].j; j >= 0 && g.all[j].ghost {
 					nb.vals[7*j] = 1
@@ -203,11 +204,11 @@ func (d *Spheres) sweepOnce() float64 {
 			if nb.err = g.backward(nb.vals, 7, overwrite); nb.err != nil {
 				return 0
 			}
-			for _, a := range g.ownAll {
-				if v := nb.vals[7*a : 7*a+7]; v[0] != 0 {
+			g.eachRouted(func(a int) {
+				if v := nb.vals[7*a : 7*a+7]; v[0] != 0 && !g.all[a].ghost {
 					copy(vw[6*a:6*a+6], v[1:])
 				}
-			}
+			})
 			if nb.err = g.forward(vw, 6); nb.err != nil {
 				return 0
 			}
@@ -285,6 +286,21 @@ func (g *grid) routes() {
 				g.sent[d][k] = append(g.sent[d][k], at(r))
 			}
 			g.came[d][k] = append(g.came[d][k][:0], g.ghostAll[g.arr[d][k][0]:g.arr[d][k][1]]...)
+		}
+	}
+}
+
+// eachRouted calls f with every local body on a route (sent or received
+// in the ghost exchange; a body sent along several legs more than once).
+func (g *grid) eachRouted(f func(a int)) {
+	for d := 0; d < g.nd; d++ {
+		for k := 0; k < 2; k++ {
+			for _, a := range g.sent[d][k] {
+				f(int(a))
+			}
+			for _, a := range g.came[d][k] {
+				f(int(a))
+			}
 		}
 	}
 }

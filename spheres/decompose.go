@@ -187,16 +187,22 @@ func (s *System) Sweep(idx []int32, law *friction.NBGS, relaxed []bool) float64 
 	ns := len(sw.shadows)
 	vel, ds, ci, dr := nb.vel, nb.domStart, nb.conIdx, nb.domRes
 	defer func() { nb.vel, nb.domStart, nb.conIdx, nb.domRes = vel, ds, ci, dr }()
-	sw.vel = growF(sw.vel, 6*(n+ns))
-	copy(sw.vel, s.VW)
-	sw.slot = growI32(sw.slot, n)
-	for k, j := range sw.shadows {
-		sw.slot[j] = int32(n + k)
-		copy(sw.vel[6*(n+k):6*(n+k)+6], s.VW[6*j:6*j+6])
-	}
-	for _, k := range idx {
-		if c := &w.con[k]; c.j >= 0 && relaxed != nil && relaxed[c.j] {
-			c.vj = 6 * sw.slot[c.j]
+	// the kernel works on VW in place, followed by the shadows' slots
+	// when there are any
+	sw.vel = s.VW[: 6*n : 6*n]
+	if ns > 0 {
+		sw.buf = growF(sw.buf, 6*(n+ns))
+		copy(sw.buf, s.VW)
+		sw.vel = sw.buf
+		sw.slot = growI32(sw.slot, n)
+		for k, j := range sw.shadows {
+			sw.slot[j] = int32(n + k)
+			copy(sw.vel[6*(n+k):6*(n+k)+6], s.VW[6*j:6*j+6])
+		}
+		for _, k := range idx {
+			if c := &w.con[k]; c.j >= 0 && relaxed[c.j] {
+				c.vj = 6 * sw.slot[c.j]
+			}
 		}
 	}
 	sw.start = [2]int32{0, int32(len(idx))}
@@ -205,9 +211,11 @@ func (s *System) Sweep(idx []int32, law *friction.NBGS, relaxed []bool) float64 
 		nb.coul = make([][8]singlecontact.Solution, 1)
 	}
 	s.sweepDomain(0)
-	copy(s.VW, sw.vel[:6*n])
-	for k, j := range sw.shadows {
-		copy(s.VW[6*j:6*j+6], sw.vel[6*(n+k):6*(n+k)+6])
+	if ns > 0 {
+		copy(s.VW, sw.vel[:6*n])
+		for k, j := range sw.shadows {
+			copy(s.VW[6*j:6*j+6], sw.vel[6*(n+k):6*(n+k)+6])
+		}
 	}
 	return sw.res[0]
 }
@@ -218,7 +226,8 @@ type sweepWork struct {
 	stamp   []int32
 	slot    []int32
 	tag     int32
-	vel     []float64
+	vel     []float64 // VW, or buf: VW and the shadows' slots
+	buf     []float64
 	start   [2]int32
 	res     [1]float64
 }
