@@ -39,27 +39,42 @@ import (
 //
 // # Solver
 //
-// Starting from λ = λ⁰, β = 0, it alternates one projected Gauss–Seidel
-// sweep of the normal problem,
+// Starting from λ = λ⁰, β = 0, it sweeps the contacts in order; at each
+// contact i it runs one projected Gauss–Seidel update of the normal
+// impulse,
 //
 //	λᵢ ← max(0, λᵢ − (gᵢᵀv − tᵢ)/Aᵢᵢ),
 //
-// with one of the friction problem against the updated λ,
+// then one of each of its friction columns against the updated λᵢ,
 //
-//	βⱼ ← clamp(βⱼ − dⱼᵀv/(dⱼᵀM⁻¹dⱼ), −μₖλₖ, μₖλₖ),
+//	βⱼ ← clamp(βⱼ − dⱼᵀv/(dⱼᵀM⁻¹dⱼ), −μᵢλᵢ, μᵢλᵢ),
 //
-// updating v incrementally after every coordinate, until a pair of sweeps
+// updating v incrementally after every coordinate, until a sweep
 // changes no impulse by more than Tol·max(max|λ|, max|β|, s₀) (a relative
 // tolerance, so the impulse units do not matter; s₀ = maxᵢ |uᵢ⁻|/Aᵢᵢ, the
 // largest impulse that would stop one contact's approach alone, keeps it
 // meaningful when the answer's impulses nearly vanish, as when a pile
-// leaves a decelerating floor). At MaxIter pairs of sweeps it returns the
+// leaves a decelerating floor). At MaxIter sweeps it returns the
 // last sweep's impulses and reports the capped solve in its Stats (Capped,
 // CappedResidual = the relative change, CappedTol), as the Coulomb law
 // does: the step goes on unless the stepper is strict. Each coordinate update is exact for its own scalar
 // problem, so the fixed point satisfies both complementarity problems;
 // momentum is conserved (every column is an equal-and-opposite pair), the
 // impulses obey the pyramid, and friction does no positive work (βⱼ dⱼᵀv ≤ 0).
+//
+// Order of the updates. Zhang et al. alternate whole sweeps ("one PGS
+// iteration on the first equation, followed by another PGS iteration on
+// the second"), and so did this law until the blcp2 session. Both orders
+// are Gauss–Seidel on the same coupled problem (21) and have the same
+// fixed points; contact by contact, the sweep reads each contact's rows of
+// v once (blcpPack: the columns packed contact by contact, the velocities
+// of a contact's bodies gathered, updated and scattered back) and it
+// needs fewer sweeps: on a 75-sphere pile (TestBoxedLCPPile) 530 against
+// 650 (lcp) and 782 against 953 (qce), the two answers' velocities equal
+// to 2·10⁻¹⁰ of the largest. Trajectories differ from the earlier order's
+// within the tolerance. Stats.Sweeps counts the sweeps (also counted in
+// Iterations, after the normal operator's own), Stats.Residual records the
+// last sweep's relative change.
 //
 // # Energy
 //
@@ -75,12 +90,13 @@ type BoxedLCP struct {
 	Normal impact.Operator
 	// Tol is the convergence tolerance (0 = DefaultBoxedTol).
 	Tol float64
-	// MaxIter caps the pairs of sweeps (0 = DefaultBoxedMaxIter).
+	// MaxIter caps the sweeps (0 = DefaultBoxedMaxIter).
 	MaxIter int
 
 	mg, md   mech.Cols // M⁻¹G and M⁻¹D
 	t, v, sc []float64
 	dg, dd   []float64 // diagonals gᵢᵀM⁻¹gᵢ and dⱼᵀM⁻¹dⱼ
+	pack     blcpPack
 }
 
 // Defaults for BoxedLCP.
@@ -157,45 +173,66 @@ func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, e
 			s0 = math.Max(s0, math.Abs(p.G.ColDot(i, p.V)+p.NRelAt(i))/o.dg[i])
 		}
 	}
+	o.pack.build(p, &o.mg, &o.md, o.dg, o.dd, o.t)
 	// The sweeps use the built-in max and min: math.Max and math.Min are
 	// calls that were 21 % of the time on a 6,000-sphere landing, and the
 	// built-ins give the same values (NaN and ±0 included).
+	k := &o.pack
 	for iter := 1; ; iter++ {
 		var change float64
 		scale := s0
 		for i := 0; i < m; i++ {
-			if o.dg[i] <= 0 {
-				continue
+			rows := k.rows[k.rowPtr[i]:k.rowPtr[i+1]]
+			loc := k.loc[:len(rows)]
+			for a, r := range rows {
+				loc[a] = o.v[r]
 			}
-			r := p.G.ColDot(i, o.v) + p.NRelAt(i) - o.t[i]
-			l := max(0, lambda[i]-r/o.dg[i])
-			if dl := l - lambda[i]; dl != 0 {
-				o.mg.AddScaledCol(o.v, i, dl)
-				change = max(change, math.Abs(dl))
-				lambda[i] = l
+			cs := k.cols[k.colPtr[i]:k.colPtr[i+1]]
+			// the normal column: λᵢ ← max(0, λᵢ − (gᵢᵀv + NRelᵢ − tᵢ)/Aᵢᵢ)
+			c := &cs[0]
+			g := k.val[c.off : c.off+c.ng]
+			mc := k.val[c.off+c.ng : c.off+c.ng+c.nm]
+			if c.diag > 0 {
+				l := max(0, lambda[i]-(dot(g, loc)+c.rel)/c.diag)
+				if dl := l - lambda[i]; dl != 0 {
+					axpy(loc, mc, dl)
+					change = max(change, math.Abs(dl))
+					lambda[i] = l
+				}
+				scale = max(scale, l)
 			}
-			scale = max(scale, l)
-		}
-		for j := 0; j < nd; j++ {
-			k := p.DContact[j]
-			hi := p.Mu[k] * lambda[k]
-			b := 0.0
-			if o.dd[j] > 0 && hi > 0 {
-				b = beta[j] - (p.D.ColDot(j, o.v)+p.DRelAt(j))/o.dd[j]
-				b = max(-hi, min(hi, b))
+			// its friction columns against the new λᵢ:
+			// βⱼ ← clamp(βⱼ − (dⱼᵀv + DRelⱼ)/(dⱼᵀM⁻¹dⱼ), ±μᵢλᵢ)
+			hi := p.Mu[i] * lambda[i]
+			for f := 1; f < len(cs); f++ {
+				c := &cs[f]
+				j := c.j
+				b := 0.0
+				if c.diag > 0 && hi > 0 {
+					d := k.val[c.off : c.off+c.ng]
+					b = beta[j] - (dot(d, loc)+c.rel)/c.diag
+					b = max(-hi, min(hi, b))
+				}
+				if db := b - beta[j]; db != 0 {
+					axpy(loc, k.val[c.off+c.ng:c.off+c.ng+c.nm], db)
+					change = max(change, math.Abs(db))
+					beta[j] = b
+				}
+				scale = max(scale, math.Abs(b))
 			}
-			if db := b - beta[j]; db != 0 {
-				o.md.AddScaledCol(o.v, j, db)
-				change = max(change, math.Abs(db))
-				beta[j] = b
+			for a, r := range rows {
+				o.v[r] = loc[a]
 			}
-			scale = max(scale, math.Abs(b))
 		}
 		st.Iterations++
+		st.Sweeps++
 		if math.IsNaN(change) {
 			return st, fmt.Errorf("friction: blcp: non-finite impulse at sweep %d", iter)
 		}
 		if change <= tol*scale {
+			if scale > 0 {
+				st.Residual = max(st.Residual, change/scale)
+			}
 			return st, nil
 		}
 		if iter >= maxIter {

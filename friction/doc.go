@@ -41,7 +41,10 @@
 //
 // BoxedLCP (eqs. 20–21 of Zhang et al.) wraps any normal impact operator:
 // normal impulses with the operator's restitution targets and friction
-// impulses in a friction pyramid, alternating projected Gauss–Seidel sweeps
-// of the two problems until both converge. It changes λ as well as β, so
+// impulses in a friction pyramid, by projected Gauss–Seidel on the coupled
+// problem (21) until both converge: contact by contact, each normal
+// impulse and then its friction columns (the paper alternates whole
+// sweeps of the two problems; the fixed points are the same, BoxedLCP's
+// doc compares the two orders). It changes λ as well as β, so
 // it is a sim.ContactLaw (Name, Solve), used in place of sim.Staggered.
 package friction

@@ -37,6 +37,11 @@ type Stats struct {
 	// Iterations counts the operator's outer iterations (GR reflections,
 	// pairwise sweeps, Gauss–Seidel passes of a friction solver).
 	Iterations int
+	// Sweeps counts, of Iterations, the Gauss–Seidel sweeps of a coupled
+	// law that wraps an impact operator (friction.BoxedLCP: pairs of a
+	// normal and a friction sweep); Iterations − Sweeps is then the
+	// operator's own count.
+	Sweeps int
 	// Solves counts inner QP/LCP solves and SolverIterations their summed
 	// iterations.
 	Solves           int
@@ -76,6 +81,7 @@ func (e *CapError) Error() string {
 // residual, largest solve and the worst capped residual max).
 func (s *Stats) Add(o Stats) {
 	s.Iterations += o.Iterations
+	s.Sweeps += o.Sweeps
 	s.Solves += o.Solves
 	s.SolverIterations += o.SolverIterations
 	if o.Residual > s.Residual {

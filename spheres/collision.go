@@ -49,6 +49,9 @@ type ImpactStats struct {
 	// MaxIslandIterations is the most outer iterations one island's
 	// impact operator took (GR's reflections, QCE's sweeps).
 	MaxIslandIterations int
+	// MaxIslandSweeps is the most Gauss–Seidel sweeps one island's
+	// coupled friction law took (friction.BoxedLCP; mech.Stats.Sweeps).
+	MaxIslandSweeps int
 	// MaxPenetration is the largest overlap of two spheres (0 if none)
 	// at the start of the step, MaxWallPenetration that of a sphere and a
 	// wall.

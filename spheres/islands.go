@@ -142,6 +142,7 @@ type islandWork struct {
 	fFill            func(_, lo, hi int)
 	st               mech.Stats
 	maxIter          int
+	maxSweeps        int
 	impact, friction time.Duration
 	err              error
 	errAt            int
@@ -183,7 +184,7 @@ func (s *System) solveIslands(l *Law, st *ImpactStats) error {
 	nw := s.pool.Workers()
 	for k := range w.iw {
 		iw := &w.iw[k]
-		iw.st, iw.maxIter, iw.impact, iw.friction, iw.err, iw.errAt = mech.Stats{}, 0, 0, 0, nil, -1
+		iw.st, iw.maxIter, iw.maxSweeps, iw.impact, iw.friction, iw.err, iw.errAt = mech.Stats{}, 0, 0, 0, 0, nil, -1
 	}
 	w.moving = false
 	for _, p := range s.Planes {
@@ -205,6 +206,7 @@ func (s *System) solveIslands(l *Law, st *ImpactStats) error {
 		iw := &w.iw[k]
 		st.Law.Add(iw.st)
 		st.MaxIslandIterations = max(st.MaxIslandIterations, iw.maxIter)
+		st.MaxIslandSweeps = max(st.MaxIslandSweeps, iw.maxSweeps)
 		st.Impact += iw.impact
 		st.Friction += iw.friction
 		if iw.err != nil && (errAt < 0 || iw.errAt < errAt) {
@@ -236,7 +238,8 @@ func (s *System) solveIsland(wk, a int) {
 	iw.beta = growF(iw.beta, nd)
 	st, ti, tf, err := iw.law.solve(p, iw.lambda, iw.beta, w.v0)
 	iw.st.Add(st)
-	iw.maxIter = max(iw.maxIter, st.Iterations)
+	iw.maxIter = max(iw.maxIter, st.Iterations-st.Sweeps)
+	iw.maxSweeps = max(iw.maxSweeps, st.Sweeps)
 	iw.impact += ti
 	iw.friction += tf
 	if err != nil {

@@ -223,6 +223,7 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 	save := outFile(fs, "save-state", "write the warmed state to this file")
 	resume := outFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth, --aspect)")
 	cpuprofile := outFile(fs, "cpuprofile", "write a CPU profile (go tool pprof) of the timed steps to this file")
+	stepsCSV := outFile(fs, "steps-csv", "write one row per timed step to this CSV file (h, pass, step, time, cycles, drive phase, contacts, islands, largest island, QCE iterations and boxed-LCP sweeps of the costliest island, capped solves, residual, impact, friction and contact-resolution seconds, step wall and CPU seconds, mean height in σ)")
 	memprofile := outFile(fs, "memprofile", "write a heap profile (go tool pprof: inuse_space after the timed steps, alloc_space over the run) to this file")
 	if _, err := parse(fs, args); err != nil {
 		return err
@@ -278,6 +279,13 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 			return err
 		}
 	}
+	var sw *output.SeriesWriter
+	if *stepsCSV != "" {
+		if sw, err = output.NewLiveSeriesWriter(*stepsCSV, stepsHeader); err != nil {
+			return err
+		}
+		defer sw.Close()
+	}
 	state := new(bytes.Buffer)
 	if len(hs) > 1 || *repeat > 1 {
 		if err := y.WriteState(state); err != nil {
@@ -309,13 +317,16 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 				stop()
 				stop = func() {}
 			}
-			row, err := benchLayer(y, *steps)
+			row, err := benchLayer(y, *steps, stepsRow(sw, h, pass))
 			last = row
 			stop()
 			if err != nil {
 				return err
 			}
 			rows = append(rows, row)
+			if pass == 0 {
+				defer writePhases(stdout, h, y.Sys.N(), row.steps)
+			}
 			fmt.Fprintf(stdout, "%-9g %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %9.4f %7.1f %7d %7d %8.0f %8d %8d %7.1f %9.0f %9.4f %9.2g %9.4f %7.0f\n", h,
 				row.wall, row.integ, row.det.avg, row.det.max, row.det.min, row.imp.avg, row.imp.max, row.imp.min, row.fr.avg, row.fr.max, row.fr.min,
 				row.iter.avg, int(row.iter.max), int(row.iter.min), row.con.avg, int(row.con.max), int(row.con.min), row.allocs, row.bytes, row.corr, row.floor, row.cpu, row.rss)
@@ -375,25 +386,65 @@ type layerRow struct {
 	allocs, bytes    float64
 	corr, floor      float64 // correction s/step; deepest floor overlap (σ)
 	cpu, rss         float64 // CPU s/step (user + system); peak RSS per sphere (B)
+	steps            []stepRec
+}
+
+// stepRec is one timed step of bench patterns, for the phase table.
+type stepRec struct {
+	contacts, largest, qce, sweeps, capped int
+	resolve, wall, cpu                     float64 // contact resolution (impact + friction), step wall, step CPU: s
+}
+
+// stepsHeader is the header of bench patterns --steps-csv.
+var stepsHeader = []string{"h", "pass", "step", "time", "cycles", "phase", "contacts", "islands", "largest",
+	"qce_iterations", "sweeps", "capped", "residual", "impact_s", "friction_s", "resolve_s", "step_s", "cpu_s", "mean_height"}
+
+// stepsRow returns benchLayer's per-step hook writing rows of
+// --steps-csv to sw (nil: no hook).
+func stepsRow(sw *output.SeriesWriter, h float64, pass int) func(y *patterns.Layer, st *spheres.ImpactStats, wall, cpu float64) error {
+	if sw == nil {
+		return nil
+	}
+	return func(y *patterns.Layer, st *spheres.ImpactStats, wall, cpu float64) error {
+		cyc := y.Cycles()
+		imp, fr := st.Impact.Seconds(), st.Friction.Seconds()
+		return sw.Write(h, float64(pass), float64(y.N), y.Time(), cyc, cyc-math.Floor(cyc), float64(st.Contacts), float64(st.Islands), float64(st.LargestIsland),
+			float64(st.MaxIslandIterations), float64(st.MaxIslandSweeps), float64(st.Law.Capped), st.Law.Residual, imp, fr, imp+fr, wall, cpu, y.MeanHeight())
+	}
 }
 
 // benchLayer times steps of y after one untimed step (which grows the
-// workspaces to the state's size).
-func benchLayer(y *patterns.Layer, steps int) (layerRow, error) {
+// workspaces to the state's size); each (nil or) calls back after every
+// timed step with its statistics, wall and CPU seconds.
+func benchLayer(y *patterns.Layer, steps int, each func(y *patterns.Layer, st *spheres.ImpactStats, wall, cpu float64) error) (layerRow, error) {
 	var r layerRow
 	if _, err := y.Step(); err != nil {
 		return r, err
 	}
+	r.steps = make([]stepRec, 0, steps)
 	var m0, m1 runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&m0)
 	c0, _ := processCPU()
 	t0 := time.Now()
+	tk, ck := t0, c0
 	for k := 0; k < steps; k++ {
 		st, err := y.Step()
 		if err != nil {
 			return r, err
 		}
+		t := time.Now()
+		c, _ := processCPU()
+		wall, cpu := t.Sub(tk).Seconds(), (c - ck).Seconds()
+		r.steps = append(r.steps, stepRec{contacts: st.Contacts, largest: st.LargestIsland, qce: st.MaxIslandIterations, sweeps: st.MaxIslandSweeps,
+			capped: st.Law.Capped, resolve: (st.Impact + st.Friction).Seconds(), wall: wall, cpu: cpu})
+		if each != nil {
+			if err := each(y, &st, wall, cpu); err != nil {
+				return r, err
+			}
+			t = time.Now()
+		}
+		tk, ck = t, c
 		r.integ += st.Integrate.Seconds()
 		r.det.add(st.Detect.Seconds(), k)
 		r.imp.add(st.Impact.Seconds(), k)
@@ -423,6 +474,78 @@ func benchLayer(y *patterns.Layer, steps int) (layerRow, error) {
 		r.rss = b / float64(y.Sys.N())
 	}
 	return r, nil
+}
+
+// Phases of the drive cycle for bench patterns' phase table: a step is in
+// flight while the layer has fewer than one contact per phaseContacts
+// spheres; a run of consecutive steps with more is a landing up to its
+// step with the most contacts and the compressed layer after it.
+const phaseContacts = 20
+
+// phaseOf labels each step of recs 0 (flight), 1 (landing) or 2
+// (compressed) for a layer of n spheres.
+func phaseOf(recs []stepRec, n int) []int {
+	ph := make([]int, len(recs))
+	for a := 0; a < len(recs); {
+		if recs[a].contacts*phaseContacts < n {
+			a++
+			continue
+		}
+		b, peak := a, a
+		for ; b < len(recs) && recs[b].contacts*phaseContacts >= n; b++ {
+			if recs[b].contacts > recs[peak].contacts {
+				peak = b
+			}
+			ph[b] = 2
+		}
+		for k := a; k <= peak; k++ {
+			ph[k] = 1
+		}
+		a = b
+	}
+	return ph
+}
+
+// writePhases prints the per-phase table of the timed steps recs of a
+// layer of n spheres: contact-resolution seconds (wall, summed over the
+// islands: with one worker the time of the step's QCE + boxed LCP) avg /
+// max / min, the step's CPU seconds avg and the resolution's share of it
+// (CPU × resolution/wall, summed), the costliest island's QCE iterations
+// and boxed-LCP sweeps avg / max / min, the largest island and capped
+// solves.
+func writePhases(w io.Writer, h float64, n int, recs []stepRec) {
+	if len(recs) == 0 {
+		return
+	}
+	ph := phaseOf(recs, n)
+	fmt.Fprintf(w, "h = %g by phase (flight: < 1 contact per %d spheres; landing: from then to the most contacts; compressed: after it):\n", h, phaseContacts)
+	fmt.Fprintf(w, "%-10s %6s %6s %9s %9s %9s %9s %9s %7s %5s %5s %7s %5s %5s %8s %6s\n", "phase", "steps", "share", "res avg", "res max", "res min", "cpu avg", "res cpu", "QCE avg", "max", "min", "sweeps", "max", "min", "largest", "capped")
+	for p, name := range []string{"flight", "landing", "compressed", "all"} {
+		var res, qce, sw minMaxAvg
+		var cpu, rcpu float64
+		k, largest, capped := 0, 0, 0
+		for a, r := range recs {
+			if p < 3 && ph[a] != p {
+				continue
+			}
+			res.add(r.resolve, k)
+			qce.add(float64(r.qce), k)
+			sw.add(float64(r.sweeps), k)
+			cpu += r.cpu
+			if r.wall > 0 {
+				rcpu += r.cpu * min(1, r.resolve/r.wall)
+			}
+			largest, capped = max(largest, r.largest), capped+r.capped
+			k++
+		}
+		if k == 0 {
+			continue
+		}
+		f := float64(k)
+		fmt.Fprintf(w, "%-10s %6d %5.1f%% %9.4f %9.4f %9.5f %9.4f %9.4f %7.1f %5.0f %5.0f %7.1f %5.0f %5.0f %8d %6d\n", name, k, 100*f/float64(len(recs)),
+			res.avg/f, res.max, res.min, cpu/f, rcpu/f, qce.avg/f, qce.max, qce.min, sw.avg/f, sw.max, sw.min, largest, capped)
+	}
+	fmt.Fprintf(w, "res: contact resolution (QCE or the impact operator + friction) s/step, wall, summed over islands; cpu: the step's CPU s (all threads); res cpu: cpu × res/step wall; QCE, sweeps: the costliest island's operator iterations and boxed-LCP sweeps per step\n")
 }
 
 // loadavg returns /proc/loadavg's first three fields ("?" elsewhere).

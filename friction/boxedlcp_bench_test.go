@@ -1,0 +1,58 @@
+package friction_test
+
+import (
+	"math/rand"
+	"testing"
+
+	"impactsim/friction"
+	"impactsim/mech"
+	"impactsim/spheres"
+)
+
+// spherePile is the instantaneous problem of a pile of nx·ny·nz unit
+// spheres (diameter 1 mm, spacing 0.999 mm: every lattice neighbour in
+// contact) on a floor rising at 0.3 m/s, falling at 0.5 m/s with random
+// velocities and spins: one island of about 3·nx·ny·nz contacts with the
+// shape of a sphere layer's landing (three columns per contact, rotation
+// in the friction columns), exported by spheres.System.ExportProblem.
+func spherePile(nx, ny, nz int, seed int64) *mech.Problem {
+	rng := rand.New(rand.NewSource(seed))
+	const d = 1e-3
+	s := &spheres.System{Gravity: [3]float64{0, 0, -9.81}, Mu: 0.5}
+	s.Planes = []spheres.Plane{{N: [3]float64{0, 0, 1}, V: [3]float64{0, 0, 0.3}}}
+	for k := 0; k < nx*ny*nz; k++ {
+		x, y, z := k%nx, (k/nx)%ny, k/(nx*ny)
+		p := [3]float64{0.999 * d * float64(x), 0.999 * d * float64(y), 0.4995*d + 0.999*d*float64(z)}
+		v := [3]float64{0.05 * rng.NormFloat64(), 0.05 * rng.NormFloat64(), -0.5 + 0.05*rng.NormFloat64()}
+		w := [3]float64{50 * rng.NormFloat64(), 50 * rng.NormFloat64(), 50 * rng.NormFloat64()}
+		s.Add(p, v, w, d/2, 2500)
+	}
+	if _, err := s.DetectImpact(2e-4); err != nil {
+		panic(err)
+	}
+	var p mech.Problem
+	s.ExportProblem(&p)
+	for i := range p.CoR {
+		p.CoR[i] = 0.7
+	}
+	return &p
+}
+
+// BenchmarkBoxedLCPPile: one solve of the boxed LCP (qce, tolerance 1e-6,
+// cap 1000 as bench patterns uses) on a 20×20×5 pile (2,000 spheres);
+// sweeps/op reports the sweeps.
+func BenchmarkBoxedLCPPile(b *testing.B) {
+	p := spherePile(20, 20, 5, 1)
+	law := &friction.BoxedLCP{Normal: normalOp(b, "qce"), Tol: 1e-6, MaxIter: 1000}
+	lam, beta := make([]float64, p.NContacts()), make([]float64, p.D.NCols())
+	var st mech.Stats
+	for b.Loop() {
+		var err error
+		if st, err = law.Solve(p, lam, beta); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(st.Sweeps), "sweeps/op")
+	b.ReportMetric(float64(p.NContacts()), "contacts")
+	b.ReportMetric(float64(st.Capped), "capped")
+}
