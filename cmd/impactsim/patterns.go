@@ -507,34 +507,38 @@ func phaseOf(recs []stepRec, n int) []int {
 }
 
 // writePhases prints the per-phase table of the timed steps recs of a
-// layer of n spheres: contact-resolution seconds (wall, summed over the
-// islands: with one worker the time of the step's QCE + boxed LCP) avg /
-// max / min, the step's CPU seconds avg and the resolution's share of it
-// (CPU × resolution/wall, summed), the costliest island's QCE iterations
-// and boxed-LCP sweeps avg / max / min, the largest island and capped
-// solves.
+// layer of n spheres, with Zhang et al. Table 2's columns: the contact
+// resolution's (impact operator + friction: QCE + boxed LCP) CPU seconds
+// per step, average / max / min — a step's CPU seconds (all threads) times
+// the resolution's share of its wall time (the islands' solves, summed),
+// so that other processes on the machine do not count —, the resolution's
+// wall seconds (average, max), the step's CPU seconds, the costliest
+// island's QCE iterations and boxed-LCP sweeps (average / max / min), the
+// largest island and the capped solves.
 func writePhases(w io.Writer, h float64, n int, recs []stepRec) {
 	if len(recs) == 0 {
 		return
 	}
 	ph := phaseOf(recs, n)
 	fmt.Fprintf(w, "h = %g by phase (flight: < 1 contact per %d spheres; landing: from then to the most contacts; compressed: after it):\n", h, phaseContacts)
-	fmt.Fprintf(w, "%-10s %6s %6s %9s %9s %9s %9s %9s %7s %5s %5s %7s %5s %5s %8s %6s\n", "phase", "steps", "share", "res avg", "res max", "res min", "cpu avg", "res cpu", "QCE avg", "max", "min", "sweeps", "max", "min", "largest", "capped")
+	fmt.Fprintf(w, "%-10s %6s %6s %9s %9s %9s %9s %9s %9s %7s %5s %5s %7s %5s %5s %8s %6s\n", "phase", "steps", "share", "res cpu", "cpu max", "cpu min", "res wall", "wall max", "step cpu", "QCE avg", "max", "min", "sweeps", "max", "min", "largest", "capped")
 	for p, name := range []string{"flight", "landing", "compressed", "all"} {
-		var res, qce, sw minMaxAvg
-		var cpu, rcpu float64
+		var rc, rw, qce, sw minMaxAvg
+		var cpu float64
 		k, largest, capped := 0, 0, 0
 		for a, r := range recs {
 			if p < 3 && ph[a] != p {
 				continue
 			}
-			res.add(r.resolve, k)
+			c := 0.0
+			if r.wall > 0 {
+				c = r.cpu * min(1, r.resolve/r.wall)
+			}
+			rc.add(c, k)
+			rw.add(r.resolve, k)
 			qce.add(float64(r.qce), k)
 			sw.add(float64(r.sweeps), k)
 			cpu += r.cpu
-			if r.wall > 0 {
-				rcpu += r.cpu * min(1, r.resolve/r.wall)
-			}
 			largest, capped = max(largest, r.largest), capped+r.capped
 			k++
 		}
@@ -542,10 +546,10 @@ func writePhases(w io.Writer, h float64, n int, recs []stepRec) {
 			continue
 		}
 		f := float64(k)
-		fmt.Fprintf(w, "%-10s %6d %5.1f%% %9.4f %9.4f %9.5f %9.4f %9.4f %7.1f %5.0f %5.0f %7.1f %5.0f %5.0f %8d %6d\n", name, k, 100*f/float64(len(recs)),
-			res.avg/f, res.max, res.min, cpu/f, rcpu/f, qce.avg/f, qce.max, qce.min, sw.avg/f, sw.max, sw.min, largest, capped)
+		fmt.Fprintf(w, "%-10s %6d %5.1f%% %9.4f %9.4f %9.5f %9.4f %9.4f %9.4f %7.1f %5.0f %5.0f %7.1f %5.0f %5.0f %8d %6d\n", name, k, 100*f/float64(len(recs)),
+			rc.avg/f, rc.max, rc.min, rw.avg/f, rw.max, cpu/f, qce.avg/f, qce.max, qce.min, sw.avg/f, sw.max, sw.min, largest, capped)
 	}
-	fmt.Fprintf(w, "res: contact resolution (QCE or the impact operator + friction) s/step, wall, summed over islands; cpu: the step's CPU s (all threads); res cpu: cpu × res/step wall; QCE, sweeps: the costliest island's operator iterations and boxed-LCP sweeps per step\n")
+	fmt.Fprintf(w, "res cpu: contact resolution (impact operator + friction) CPU s per step = the step's CPU s × the islands' solve time / the step's wall time; res wall: that solve time (wall, summed over islands); step cpu: the whole step's CPU s (all threads); QCE, sweeps: the costliest island's operator iterations and boxed-LCP sweeps per step\n")
 }
 
 // loadavg returns /proc/loadavg's first three fields ("?" elsewhere).
