@@ -39,20 +39,29 @@ func spherePile(nx, ny, nz int, seed int64) *mech.Problem {
 }
 
 // BenchmarkBoxedLCPPile: one solve of the boxed LCP (qce, tolerance 1e-6,
-// cap 1000 as bench patterns uses) on a 20×20×5 pile (2,000 spheres);
-// sweeps/op reports the sweeps.
+// cap 1000 as bench patterns uses) on a 20×20×5 pile (2,000 spheres: the
+// size of a landing island) and on a 3×3×2 pile (18 spheres: the islands
+// of a layer stepped at h = 2·10⁻⁴, tens of contacts); sweeps/op reports
+// the sweeps.
 func BenchmarkBoxedLCPPile(b *testing.B) {
-	p := spherePile(20, 20, 5, 1)
-	law := &friction.BoxedLCP{Normal: normalOp(b, "qce"), Tol: 1e-6, MaxIter: 1000}
-	lam, beta := make([]float64, p.NContacts()), make([]float64, p.D.NCols())
-	var st mech.Stats
-	for b.Loop() {
-		var err error
-		if st, err = law.Solve(p, lam, beta); err != nil {
-			b.Fatal(err)
-		}
+	for _, c := range []struct {
+		name       string
+		nx, ny, nz int
+	}{{"20x20x5", 20, 20, 5}, {"3x3x2", 3, 3, 2}} {
+		b.Run(c.name, func(b *testing.B) {
+			p := spherePile(c.nx, c.ny, c.nz, 1)
+			law := &friction.BoxedLCP{Normal: normalOp(b, "qce"), Tol: 1e-6, MaxIter: 1000}
+			lam, beta := make([]float64, p.NContacts()), make([]float64, p.D.NCols())
+			var st mech.Stats
+			for b.Loop() {
+				var err error
+				if st, err = law.Solve(p, lam, beta); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(st.Sweeps), "sweeps/op")
+			b.ReportMetric(float64(p.NContacts()), "contacts")
+			b.ReportMetric(float64(st.Capped), "capped")
+		})
 	}
-	b.ReportMetric(float64(st.Sweeps), "sweeps/op")
-	b.ReportMetric(float64(p.NContacts()), "contacts")
-	b.ReportMetric(float64(st.Capped), "capped")
 }

@@ -20,6 +20,7 @@ type blcpPack struct {
 	cols           []packCol
 	val            []float64
 	loc            []float64 // the gathered velocities of one contact
+	mark           []int32   // per row of v: 1 + its local index in the contact being packed, 0 elsewhere
 }
 
 // packCol is one column of a blcpPack.
@@ -60,13 +61,16 @@ func (k *blcpPack) build(p *mech.Problem, mg, md *mech.Cols, dg, dd, t []float64
 	}
 	k.rows = k.rows[:0]
 	k.val = k.val[:0]
+	k.mark = growI32(k.mark, p.NDof())
+	clear(k.mark)
 	for i := 0; i < m; i++ {
 		k.rowPtr[i] = int32(len(k.rows))
 		lo := len(k.rows)
 		addRows := func(c *mech.Cols, j int) {
 			for a := c.Ptr[j]; a < c.Ptr[j+1]; a++ {
-				if indexRow(k.rows[lo:], c.Row[a]) < 0 {
-					k.rows = append(k.rows, c.Row[a])
+				if r := c.Row[a]; k.mark[r] == 0 {
+					k.rows = append(k.rows, r)
+					k.mark[r] = int32(len(k.rows) - lo)
 				}
 			}
 		}
@@ -93,6 +97,9 @@ func (k *blcpPack) build(p *mech.Problem, mg, md *mech.Cols, dg, dd, t []float64
 			fc.diag, fc.rel = dd[j], p.DRelAt(j)
 			put(fc, &p.D, md, j)
 		}
+		for _, r := range local {
+			k.mark[r] = 0
+		}
 	}
 	k.rowPtr[m] = int32(len(k.rows))
 	maxRows := 0
@@ -113,24 +120,13 @@ func (k *blcpPack) appendDense(local []int32, c *mech.Cols, j int) int32 {
 	n := 0
 	for a := c.Ptr[j]; a < c.Ptr[j+1]; a++ {
 		if v := c.Val[a]; v != 0 {
-			r := indexRow(local, c.Row[a])
+			r := int(k.mark[c.Row[a]]) - 1
 			dense[r] += v
 			n = max(n, r+1)
 		}
 	}
 	k.val = k.val[:at+n]
 	return int32(n)
-}
-
-// indexRow returns the position of row in rows, −1 if absent (a contact
-// has a dozen rows or so: a linear search).
-func indexRow(rows []int32, row int32) int {
-	for a, r := range rows {
-		if r == row {
-			return a
-		}
-	}
-	return -1
 }
 
 // dot returns Σ g[a]·x[a]. Four values (a two-body contact in 2D) are
