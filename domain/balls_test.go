@@ -313,7 +313,7 @@ func TestMPIRanks(t *testing.T) {
 	if mpi.Mpirun() == "" {
 		t.Skip("MPI tests skipped: mpirun not found (apt-get install openmpi-bin libopenmpi-dev)")
 	}
-	for _, name := range []string{"gr", "periodic", "spheres-gr", "spheres-periodic", "spheres-colours", "spheres-pe"} {
+	for _, name := range []string{"gr", "periodic", "spheres-gr", "spheres-periodic", "spheres-colours", "spheres-pe", "spheres-restart"} {
 		for _, np := range []int{1, 2, 4} {
 			out, err := mpi.LaunchScenario(np, name)
 			if err != nil {

@@ -345,3 +345,32 @@ func (m *sphereModel) momentum(b *body, p *[3]float64) {
 		p[d] += b.p[d] / b.p[11]
 	}
 }
+
+// GatherState writes the whole distributed state into sys on root: the
+// centres, orientations and velocities of its spheres (sys must hold the
+// system's spheres with sphere i of ID i, as NewSpheres was given them)
+// and the planes' positions (collective; other ranks leave sys alone).
+// sys.WriteState then makes a checkpoint that NewSpheres restarts on any
+// number of ranks.
+func (d *Spheres) GatherState(root int, sys *spheres.System) error {
+	n := sys.N()
+	x, q, vw, err := d.Gather(root, n)
+	if err != nil || d.cart.Rank() != root {
+		return err
+	}
+	for i, id := range sys.ID {
+		if id != int64(i) {
+			return fmt.Errorf("domain: sphere %d of the target system has ID %d; want the IDs in index order", i, id)
+		}
+	}
+	copy(sys.X, x)
+	copy(sys.Q, q)
+	copy(sys.VW, vw)
+	if len(sys.Planes) != len(d.m.loc.Planes) {
+		return fmt.Errorf("domain: the target system has %d planes, the distributed one %d", len(sys.Planes), len(d.m.loc.Planes))
+	}
+	for k := range sys.Planes {
+		sys.Planes[k].P = d.m.loc.Planes[k].P
+	}
+	return nil
+}

@@ -1,10 +1,12 @@
 package domain
 
 import (
+	"bytes"
 	"fmt"
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"impactsim/friction"
@@ -178,6 +180,7 @@ func init() {
 	scenarios["spheres-periodic"] = spherePeriodicScenario
 	scenarios["spheres-colours"] = sphereColoursScenario
 	scenarios["spheres-pe"] = spherePEScenario
+	scenarios["spheres-restart"] = sphereRestartScenario
 }
 
 // Alg. 4 with GR and the LCP on 3D spheres across 1, 2 and 4 goroutine
@@ -202,7 +205,7 @@ func TestSpheresPeriodicMigration(t *testing.T) {
 
 // nbgsBox is the NBGS scenes' configuration: 300 spheres in the walled
 // box, h = 1e-3, ε = 0.2, μ = 0.3, sweeps to 1e-9 (cap 500).
-func nbgsConfig(c mpi.Comm, mode Sweeps) SpheresConfig {
+func nbgsConfig(c interface{ Size() int }, mode Sweeps) SpheresConfig {
 	cfg := SpheresConfig{Hi: [3]float64{2, 1, 0.6}, H: 1e-3, Epsilon: 0.2,
 		NBGS: &NBGSConfig{Law: friction.NBGS{Tol: 1e-9, MaxIter: 500}, Mode: mode, Blocks: [3]int{8, 4, 1}}}
 	if c.Size() == 4 {
@@ -377,3 +380,145 @@ func ExampleNewSpheres() {
 	// vx after 200 steps: -1 1
 	// vx after 200 steps: 0 0
 }
+
+// sphereRestartScenario: a checkpoint written after 60 steps on the ranks
+// of c (GatherState, WriteState) restarts on 4 ranks (when c has fewer;
+// otherwise on 1) and reaches the uninterrupted run's state after 120
+// steps bitwise, for Alg. 4 with GR and for the colour sweeps.
+func sphereRestartScenario(c mpi.Comm) error {
+	for _, mode := range []string{"gr", "colours"} {
+		cfg := func(c mpi.Comm) SpheresConfig {
+			if mode == "colours" {
+				return nbgsConfig(c, Colours)
+			}
+			cfg := SpheresConfig{Hi: [3]float64{2, 1, 0.6}, H: 1e-3, Law: spheres.Law{Operator: "gr", Friction: "alg3", CoR: 0.5}}
+			if c.Size() == 4 {
+				cfg.Dims = [3]int{2, 2, 1}
+			}
+			return cfg
+		}
+		// the first half here, the checkpoint in memory on rank 0
+		var ck bytes.Buffer
+		sys := sphereBox(300, true, 0.3, 1)
+		var last []float64
+		d, err := NewSpheres(c, sphereBox(300, true, 0.3, 1), cfg(c))
+		if err != nil {
+			return err
+		}
+		for range 60 {
+			if err := d.Step(); err != nil {
+				return err
+			}
+		}
+		if err := d.GatherState(0, sys); err != nil {
+			return err
+		}
+		if c.Rank() != 0 {
+			continue
+		}
+		if err := sys.WriteState(&ck); err != nil {
+			return err
+		}
+		// the second half on another rank count, and the whole run on one
+		np := 4
+		if c.Size() == 4 {
+			np = 1
+		}
+		resumed := sphereBox(300, true, 0.3, 1)
+		if err := resumed.ReadState(&ck); err != nil {
+			return err
+		}
+		if err := mpi.RunLocal(np, func(c mpi.Comm) error {
+			return runSpheres(c, cloneSpheres(resumed), cfg(c), 60, func(k int, state []float64, _ [3]float64, _ Stats) error {
+				if k == 60 {
+					last = state
+				}
+				return nil
+			})
+		}); err != nil {
+			return fmt.Errorf("resumed on %d ranks: %w", np, err)
+		}
+		var whole []float64
+		if err := mpi.RunLocal(1, func(c mpi.Comm) error {
+			return runSpheres(c, sphereBox(300, true, 0.3, 1), cfg(c), 120, func(k int, state []float64, _ [3]float64, _ Stats) error {
+				if k == 120 {
+					whole = state
+				}
+				return nil
+			})
+		}); err != nil {
+			return err
+		}
+		dd := maxDiff(last, whole)
+		fmt.Printf("spheres %s: 60 steps on %d ranks, checkpoint, 60 on %d: difference from 120 uninterrupted steps %.3g\n", mode, c.Size(), np, dd)
+		if dd != 0 {
+			return fmt.Errorf("%s: the restarted run differs from the uninterrupted one by %.3g", mode, dd)
+		}
+	}
+	return nil
+}
+
+// A checkpoint of a distributed sphere run restarts on another number of
+// ranks and continues bitwise.
+func TestSpheresRestartOtherRankCount(t *testing.T) {
+	if err := mpi.RunLocal(2, sphereRestartScenario); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// What the sphere decomposition and its sweeps cannot do is refused with
+// a message saying why.
+func TestSpheresRefusals(t *testing.T) {
+	box := func() *spheres.System { return sphereBox(60, true, 0.3, 4) }
+	colours := func(np int) SpheresConfig { return nbgsConfig(mpiSize(np), Colours) }
+	cases := []struct {
+		name string
+		sys  func() *spheres.System
+		cfg  func() SpheresConfig
+		np   int
+		want string
+	}{
+		{"periodic system", func() *spheres.System { s := box(); s.Periodic.L = [2]float64{2, 1}; return s },
+			func() SpheresConfig { return colours(1) }, 1, "periodic itself"},
+		{"ids", func() *spheres.System { s := box(); s.ID[3] = 7; return s },
+			func() SpheresConfig { return colours(1) }, 1, "IDs must be 0"},
+		{"time step", box, func() SpheresConfig { c := colours(1); c.H = 0; return c }, 1, "time step"},
+		{"law", box, func() SpheresConfig { c := colours(1); c.NBGS = nil; c.Law.Operator = "nope"; return c }, 1, "nope"},
+		{"odd blocks", box, func() SpheresConfig { c := colours(1); c.NBGS.Blocks[0] = 3; return c }, 1, "want 1 or an even number"},
+		{"no blocks", box, func() SpheresConfig { c := colours(1); c.NBGS.Blocks = [3]int{}; return c }, 1, "need Blocks"},
+		{"periodic one block", box, func() SpheresConfig {
+			c := colours(1)
+			c.Periodic[1], c.NBGS.Blocks[1] = true, 1
+			return c
+		}, 1, "must not meet its own image"},
+		{"blocks per rank", box, func() SpheresConfig {
+			c := colours(4)
+			c.NBGS.Blocks = [3]int{2, 1, 1}
+			c.Dims = [3]int{4, 1, 1}
+			return c
+		}, 4, "not a multiple of its 4 ranks"},
+		{"narrow blocks", box, func() SpheresConfig { c := colours(1); c.NBGS.Blocks[0] = 16; return c }, 1, "want more than twice the interaction halo"},
+		{"halo", box, func() SpheresConfig {
+			c := colours(1)
+			c.NBGS, c.Law, c.Dims = nil, spheres.Law{Operator: "gr"}, [3]int{40, 1, 1}
+			return c
+		}, 40, "exceeds the subdomain width"},
+	}
+	for _, tc := range cases {
+		err := mpi.RunLocal(tc.np, func(c mpi.Comm) error {
+			d, err := NewSpheres(c, tc.sys(), tc.cfg())
+			if err != nil {
+				return err
+			}
+			return d.Step()
+		})
+		if err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%s: got %v, want an error containing %q", tc.name, err, tc.want)
+		}
+	}
+}
+
+// mpiSize is a communicator's size for nbgsConfig outside a run.
+type mpiSize int
+
+func (n mpiSize) Size() int { return int(n) }
