@@ -123,12 +123,24 @@ const ringBins = 36
 // 10° by direction, smoothed with the weights ¼, ½, ¼, and a bin that is a
 // strict local maximum (≥ its left neighbour, > its right) holding at
 // least 35 % of the largest bin is a peak. sigma converts L to units of σ.
-func (s *Spectrum) Analyze(sigma float64) Pattern {
+//
+// minLambda (in units of σ; 0: none) excludes the wave numbers of shorter
+// waves from the search for k₀. The layer's run passes H: every pattern of
+// the dispersion relation has λ/H = 1 + 1.1 f*^(−1.32) > 1, and the
+// height field's grain-scale roughness (a sphere or a hole per cell, λ ≈
+// 2–3σ) has most of its power at the largest k, where the ring sums hold
+// the most wave vectors: without the bound it outweighs a young pattern's
+// ring (λ ≈ 3.1σ was reported in the first cycles of the 60,000-sphere
+// hexagon run).
+func (s *Spectrum) Analyze(sigma, minLambda float64) Pattern {
 	nx, ny := s.NX, s.NY
 	cx, cy := nx/2, ny/2
 	l := math.Max(s.LX, s.LY)
 	sx, sy := l/s.LX, l/s.LY
 	kmax := int(math.Min(float64(nx/2)*sx, float64(ny/2)*sy))
+	if minLambda > 0 {
+		kmax = max(1, min(kmax, int(math.Floor(l/(minLambda*sigma)))))
+	}
 	ring := make([]float64, kmax+2)
 	total := 0.0
 	for b := 0; b < ny; b++ {

@@ -42,7 +42,9 @@
 // P(k) = |ĥ(k)|². The dominant wave number K is the centroid of the
 // azimuthal sums S(k) = Σ_{|k′| ≈ k} P(k′) around their maximum (k ≥ 1,
 // in units of 2π/L, L = max(L_x, L_y), the wave vector (a, b) having
-// |k| = L·√((a/L_x)² + (b/L_y)²)) and λ = L/K. The peaks on the ring |k| ≈ K are counted
+// |k| = L·√((a/L_x)² + (b/L_y)²); only waves with λ ≥ H, as every λ of
+// the dispersion relation is, so that the grain-scale roughness of the
+// height field does not win) and λ = L/K. The peaks on the ring |k| ≈ K are counted
 // in 36 directions (Spectrum.Analyze): 6 for hexagons, 4 for squares, 2
 // for stripes. λ/H is compared with the experimental dispersion relation
 // of Umbanhowar, Melo & Swinney, λ/H = 1.0 + 1.1 f*^(−1.32) (Dispersion:

@@ -45,7 +45,7 @@ func TestAnalyzeSynthetic(t *testing.T) {
 	}{{"hexagons", []float64{0, 60, 120}, 6}, {"squares", []float64{0, 90}, 4}, {"stripes", []float64{math.Atan2(4, 3) * 180 / math.Pi}, 2}} {
 		h := synthetic(70, 5, c.dirs...)
 		sp := h.Spectrum()
-		p := sp.Analyze(1)
+		p := sp.Analyze(1, 0)
 		t.Logf("%s: λ = %.3f (want 14), %d peaks, contrast %.2f", c.name, p.Lambda, p.Peaks, p.Contrast)
 		if p.Peaks != c.peaks {
 			t.Errorf("%s: %d peaks, want %d", c.name, p.Peaks, c.peaks)
@@ -56,7 +56,7 @@ func TestAnalyzeSynthetic(t *testing.T) {
 	}
 	flat := HeightField{NX: 20, NY: 20, LX: 20, LY: 20, Z: make([]float64, 400)}
 	sp := flat.Spectrum()
-	if p := sp.Analyze(1); p.Peaks != 0 || p.Contrast != 0 {
+	if p := sp.Analyze(1, 0); p.Peaks != 0 || p.Contrast != 0 {
 		t.Errorf("flat layer: %+v, want no pattern", p)
 	}
 }
@@ -78,7 +78,7 @@ func TestAnalyzeRectangular(t *testing.T) {
 		// 0.5σ cells across x, 0.55σ across y: the DFT grids differ
 		h := syntheticRect(160, int(math.Round(ly/0.55)), lx, ly, lambda, c.dirs...)
 		sp := h.Spectrum()
-		p := sp.Analyze(1)
+		p := sp.Analyze(1, 0)
 		t.Logf("%s in %.2f × %.2f: λ = %.3f (want %g), %d peaks, contrast %.2f", c.name, lx, ly, p.Lambda, lambda, p.Peaks, p.Contrast)
 		if p.Peaks != c.peaks {
 			t.Errorf("%s: %d peaks, want %d", c.name, p.Peaks, c.peaks)
@@ -86,6 +86,38 @@ func TestAnalyzeRectangular(t *testing.T) {
 		if math.Abs(p.Lambda-lambda) > 0.01*lambda {
 			t.Errorf("%s: λ = %.3f, want %g ± 1 %%", c.name, p.Lambda, lambda)
 		}
+	}
+}
+
+// TestAnalyzeGrainNoise: hexagons of λ = 14 (70 × 70 cells of σ) under a
+// stronger grain-scale roughness (twelve waves of λ = 3 in directions and
+// phases from a fixed pseudo-random sequence, four times the hexagons'
+// power) are found with minLambda = 5.4 (6 peaks, λ to 3 %), and not
+// without it (the roughness's wave number wins).
+func TestAnalyzeGrainNoise(t *testing.T) {
+	h := synthetic(70, 5, 0, 60, 120)
+	seed := uint32(12345)
+	rnd := func() float64 {
+		seed = seed*1664525 + 1013904223
+		return float64(seed>>8) / float64(1<<24)
+	}
+	for j := 0; j < 12; j++ {
+		th, ph := 2*math.Pi*rnd(), 2*math.Pi*rnd()
+		for iy := 0; iy < h.NY; iy++ {
+			for ix := 0; ix < h.NX; ix++ {
+				h.Z[iy*h.NX+ix] += math.Cos(2*math.Pi*(math.Cos(th)*float64(ix)+math.Sin(th)*float64(iy))/3 + ph)
+			}
+		}
+	}
+	sp := h.Spectrum()
+	raw := sp.Analyze(1, 0)
+	p := sp.Analyze(1, 5.4)
+	t.Logf("without the bound: λ = %.2f, %d peaks; with λ ≥ 5.4: λ = %.3f, %d peaks, contrast %.2f", raw.Lambda, raw.Peaks, p.Lambda, p.Peaks, p.Contrast)
+	if p.Peaks != 6 || math.Abs(p.Lambda-14) > 0.03*14 {
+		t.Errorf("with λ ≥ 5.4: λ = %.3f, %d peaks, want 14 ± 3 %% and 6", p.Lambda, p.Peaks)
+	}
+	if !(raw.Lambda < 5.4) {
+		t.Errorf("without the bound: λ = %.3f, want the roughness's (< 5.4): the test does not exercise the bound", raw.Lambda)
 	}
 }
 

@@ -177,7 +177,7 @@ func (c *StepCost) add(st spheres.ImpactStats, wall time.Duration, sigma float64
 func (y *Layer) sample() (Sample, HeightField) {
 	h := y.HeightField()
 	sp := h.Spectrum()
-	p := sp.Analyze(y.Cfg.Sigma)
+	p := sp.Analyze(y.Cfg.Sigma, y.Cfg.Depth)
 	return Sample{Time: y.Time(), Cycles: y.Cycles(), Pattern: p, LambdaOverH: p.Lambda / y.Cfg.Depth, MeanHeight: y.MeanHeight()}, h
 }
 
