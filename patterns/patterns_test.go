@@ -247,3 +247,17 @@ func TestLayerSteadyStepAllocs(t *testing.T) {
 		t.Errorf("10 steady steps allocate %v times, want 0 (a replay %v, the restore alone %v)", both-alone, both, alone)
 	}
 }
+
+// TestLateSamples: the summary TestPatternsLong checks takes the last
+// third of the samples, their most frequent peak count (the larger on a
+// tie) and their median λ and λ/H.
+func TestLateSamples(t *testing.T) {
+	var s []Sample
+	for i, p := range []int{2, 2, 2, 2, 2, 2, 8, 6, 8, 6, 4, 3} {
+		s = append(s, Sample{Pattern: Pattern{Peaks: p, Lambda: float64(10 + i)}, LambdaOverH: float64(i)})
+	}
+	peaks, lambda, overH, k := lateSamples(s)
+	if peaks != 8 || lambda != 20 || overH != 10 || k != 4 {
+		t.Errorf("peaks %d, λ %v, λ/H %v over %d samples; want 8, 20, 10 over 4", peaks, lambda, overH, k)
+	}
+}
