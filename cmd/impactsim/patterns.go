@@ -121,7 +121,7 @@ func cmdPatterns(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", filepath.Join("out", "patterns"), "output directory (one subdirectory per pattern)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	save := outFile(fs, "save-state", "write the layer's state to this file after every sample and at the end (continue the run with --resume; one --pattern)")
-	resume := outFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth, --aspect; --cycles more periods)")
+	resume := inFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth, --aspect; --cycles more periods)")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -221,7 +221,7 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 	warm := fs.Float64("warm-cycles", 1, "drive periods to run before timing (after --resume: 0 unless given)")
 	dts := fs.String("table3", "", "comma-separated time steps to time one after the other from the warmed state (Table 3: 1e-3,5e-4,3e-4,2e-4,1e-4)")
 	save := outFile(fs, "save-state", "write the warmed state to this file")
-	resume := outFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth, --aspect)")
+	resume := inFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth, --aspect)")
 	cpuprofile := outFile(fs, "cpuprofile", "write a CPU profile (go tool pprof) of the timed steps to this file")
 	stepsCSV := outFile(fs, "steps-csv", "write one row per timed step to this CSV file (h, pass, step, time, cycles, drive phase, contacts, islands, largest island, QCE iterations and boxed-LCP sweeps of the costliest island, capped solves, residual, impact, friction and contact-resolution seconds, step wall and CPU seconds, mean height in σ)")
 	memprofile := outFile(fs, "memprofile", "write a heap profile (go tool pprof: inuse_space after the timed steps, alloc_space over the run) to this file")
