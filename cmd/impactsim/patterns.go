@@ -222,7 +222,7 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 	dts := fs.String("table3", "", "comma-separated time steps to time one after the other from the warmed state (Table 3: 1e-3,5e-4,3e-4,2e-4,1e-4)")
 	save := outFile(fs, "save-state", "write the warmed state to this file")
 	resume := inFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth, --aspect)")
-	cpuprofile := outFile(fs, "cpuprofile", "write a CPU profile (go tool pprof) of the timed steps to this file")
+	cpuprofile := outFile(fs, "cpuprofile", "write a CPU profile (go tool pprof) of the timed steps to this file (the first time step's last pass)")
 	stepsCSV := outFile(fs, "steps-csv", "write one row per timed step to this CSV file (h, pass, step, time, cycles, drive phase, contacts, islands, largest island, QCE iterations and boxed-LCP sweeps of the costliest island, capped solves, residual, impact, friction and contact-resolution seconds, step wall and CPU seconds, mean height in σ)")
 	memprofile := outFile(fs, "memprofile", "write a heap profile (go tool pprof: inuse_space after the timed steps, alloc_space over the run) to this file")
 	if _, err := parse(fs, args); err != nil {
@@ -309,13 +309,15 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 			if err := y.SetStep(h); err != nil {
 				return badInput("bench patterns: %v", err)
 			}
-			stop, err := startCPUProfile(*cpuprofile)
+			// the profile covers the first step's last pass (grown
+			// workspaces when repeated); the file is written once
+			prof := ""
+			if i == 0 && pass == *repeat-1 {
+				prof = *cpuprofile
+			}
+			stop, err := startCPUProfile(prof)
 			if err != nil {
 				return err
-			}
-			if i > 0 || pass > 0 {
-				stop()
-				stop = func() {}
 			}
 			row, err := benchLayer(y, *steps, stepsRow(sw, h, pass))
 			last = row
