@@ -8,6 +8,11 @@
 //
 //	β = argmin_z ½ ‖p + Gλ + Dz‖²_{M⁻¹},   0 ≤ z ≤ diag(μ) λ.
 //
+// With a pool (SetPool) and at least 4096 sliding contacts, its sliding
+// velocities and the QP's products A z run by row ranges on the pool; each
+// row is summed as on one goroutine, so β is bitwise the same for any
+// number of workers (TestMaxDissipationPooledIsExact).
+//
 // Coulomb couples normal and friction impulses (Newton restitution plus
 // Coulomb's law) and solves them by projected block Gauss–Seidel with exact
 // per-contact solves; it stands in for SCISim's sobogus_friction_solver in

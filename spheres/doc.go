@@ -55,8 +55,15 @@
 //     the orientation by the sphere's closed-form DMV step
 //     (freeFlightChunk); planes advance by h V.
 //
-// A steady step allocates nothing (TestImpactStepAllocs), and its state is
-// bitwise the same for any number of workers
+// Islands of at least 4096 contacts (the vibrated layer's landing is one
+// island of 10⁵) are built and solved one at a time with the whole pool:
+// the island's problem is counted and then written in place by contact
+// ranges, and Alg. 3 runs its products with the Delassus matrix and its
+// sliding velocities by row ranges (friction.MaxDissipation.SetPool); the
+// others go to the workers, largest first. A steady step allocates nothing
+// (TestImpactStepAllocs; on the shaken layer, TestLayerSteadyStepAllocs in
+// package patterns), and its state is bitwise the same for any number of
+// workers, with or without the pooled build
 // (TestImpactDeterministicAcrossWorkers).
 //
 // # Periodic sides (periodic.go)
