@@ -48,6 +48,7 @@ type MaxDissipation struct {
 	terms  []float64 // per column of D: its slip terms (slipTerms)
 	p      *mech.Problem
 	fSlip  func(w, lo, hi int)
+	fB     func(w, lo, hi int)
 	pool   *par.Pool
 	pa     pooledDelassus
 	// poolFrom overrides pooledDelassusRows (tests; 0: the constant)
@@ -227,7 +228,18 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 	o.scr = grow(o.scr, n)
 	p.ApplyImpulses(o.vp, p.V, lambda, nil, o.scr)
 	o.b = grow(o.b, m)
-	o.d.MulTVec(o.b, o.vp)
+	if o.fB == nil {
+		o.fB = func(_, lo, hi int) {
+			for a := lo; a < hi; a++ {
+				o.b[a] = o.d.ColDot(a, o.vp) // o.d.MulTVec by ranges
+			}
+		}
+	}
+	if from := o.poolRows(); o.pool.Workers() > 1 && m >= from {
+		o.pool.For(m, min(2048, from), o.fB)
+	} else {
+		o.fB(0, 0, m)
+	}
 	if len(p.DRel) != 0 {
 		// The relative sliding velocity along d adds d's combination of
 		// the known tangential velocities: b = dᵀv′ + Σⱼ (−wⱼ/‖w‖) DRelⱼ.
