@@ -95,6 +95,7 @@ type pooledDelassus struct {
 	grain  int
 	dst, x []float64
 	f      func(w, lo, hi int)
+	ranges func(n int, f func(w, lo, hi int)) // pool.For with grain, for AssembleRanges
 }
 
 func (a *pooledDelassus) MulVec(dst, x []float64) {
@@ -249,13 +250,18 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 			}
 		}
 	}
-	o.A.Assemble(&o.d, &p.MInv)
 	o.z = grow(o.z, m)
 	clear(o.z)
 	o.prob = qp.Problem{A: &o.A, B: o.b, Hi: o.hi}
 	if from := o.poolRows(); o.pool.Workers() > 1 && m >= from {
 		o.pa.Delassus, o.pa.pool, o.pa.grain = &o.A, o.pool, min(2048, from)
+		if o.pa.ranges == nil {
+			o.pa.ranges = func(n int, f func(w, lo, hi int)) { o.pa.pool.For(n, o.pa.grain, f) }
+		}
+		o.A.AssembleRanges(&o.d, &p.MInv, o.pool.Workers(), o.pa.ranges)
 		o.prob.A = &o.pa
+	} else {
+		o.A.Assemble(&o.d, &p.MInv)
 	}
 	r, err := o.solver.Solve(&o.prob, o.z)
 	st.Iterations, st.Solves, st.SolverIterations, st.Residual = 1, 1, r.Iterations, r.Residual

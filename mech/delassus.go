@@ -22,11 +22,21 @@ type Delassus struct {
 	adjPtr   []int   // local block → columns touching it (CSR)
 	adjCol   []int
 	colBlk   []int // per column: up to two touched local blocks (−1 if none)
-	mark     []int // scatter marker per column
-	acc      []float64
-	touched  []int
-	uOff     []int     // local block → its offset in u
-	u        []float64 // M⁻¹ gᵢ scattered over the local blocks' dofs; zero between rows
+	uOff     []int // local block → its offset in u
+	sc       asmScratch
+	more     []asmScratch // AssembleRanges' workers 1, 2, …
+	// AssembleRanges' passes and the columns they read
+	fCount, fRows, fMirror func(w, lo, hi int)
+	rg                     *Cols
+	rminv                  *BlockDiag
+}
+
+// asmScratch is one row builder's workspace.
+type asmScratch struct {
+	mark    []int // scatter marker per column
+	acc     []float64
+	touched []int
+	u       []float64 // M⁻¹ gᵢ scattered over the local blocks' dofs; zero between rows
 }
 
 // Dim returns the number of columns m (A is m×m).
@@ -83,6 +93,112 @@ func grow[T any](s []T, n int) []T {
 // size of g (its columns, nonzeros and touched blocks), not to the size of
 // minv, so an island of a large system costs what the island costs.
 func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
+	m := d.prepare(g, minv)
+	d.sc.ready(m, d.uOff[len(d.blocks)])
+	d.Col = d.Col[:0]
+	d.Val = d.Val[:0]
+	for i := 0; i < m; i++ {
+		sc := &d.sc
+		d.row(i, g, minv, sc, true)
+		for _, j := range sc.touched {
+			d.Col = append(d.Col, j)
+			d.Val = append(d.Val, sc.acc[j])
+			if j == i {
+				d.diag[i] = sc.acc[j]
+			}
+		}
+		d.Ptr[i+1] = len(d.Col)
+	}
+}
+
+// AssembleRanges is Assemble with the rows built in ranges: run(n, f) must
+// call f(w, lo, hi) for ranges [lo, hi) covering [0, n) once each, with
+// worker indices 0 ≤ w < workers, concurrently or not (a pool's For). The
+// rows are counted, then written in place, then the entries left of the
+// diagonal are copied from their mirror (as Assemble does), so A is the
+// same bit for bit as Assemble's for any ranges.
+func (d *Delassus) AssembleRanges(g *Cols, minv *BlockDiag, workers int, run func(n int, f func(w, lo, hi int))) {
+	m := d.prepare(g, minv)
+	nu := d.uOff[len(d.blocks)]
+	if len(d.more) < workers-1 {
+		d.more = append(d.more, make([]asmScratch, workers-1-len(d.more))...)
+	}
+	for w := 0; w < workers; w++ {
+		d.scratch(w).ready(m, nu)
+	}
+	if d.fCount == nil {
+		d.fCount, d.fRows, d.fMirror = d.countRows, d.fillRows, d.mirrorRows
+	}
+	d.rg, d.rminv = g, minv
+	run(m, d.fCount) // row lengths at Ptr[i+1]
+	d.Ptr[0] = 0
+	for i := 0; i < m; i++ {
+		d.Ptr[i+1] += d.Ptr[i]
+	}
+	d.Col = grow(d.Col, d.Ptr[m])
+	d.Val = grow(d.Val, d.Ptr[m])
+	run(m, d.fRows)   // the rows, right of and on the diagonal
+	run(m, d.fMirror) // left of the diagonal: the mirror
+	d.rg, d.rminv = nil, nil
+}
+
+func (d *Delassus) scratch(w int) *asmScratch {
+	if w == 0 {
+		return &d.sc
+	}
+	return &d.more[w-1]
+}
+
+func (d *Delassus) countRows(w, lo, hi int) {
+	sc := d.scratch(w)
+	for i := lo; i < hi; i++ {
+		d.touch(i, sc)
+		d.Ptr[i+1] = len(sc.touched)
+		for _, j := range sc.touched {
+			sc.mark[j] = -1 // the row pass marks them again
+		}
+	}
+}
+
+func (d *Delassus) fillRows(w, lo, hi int) {
+	sc := d.scratch(w)
+	for i := lo; i < hi; i++ {
+		d.row(i, d.rg, d.rminv, sc, false)
+		k := d.Ptr[i]
+		for _, j := range sc.touched {
+			d.Col[k], d.Val[k] = j, sc.acc[j]
+			if j == i {
+				d.diag[i] = sc.acc[j]
+			}
+			k++
+		}
+	}
+}
+
+func (d *Delassus) mirrorRows(_, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		for k := d.Ptr[i]; k < d.Ptr[i+1] && d.Col[k] < i; k++ {
+			d.Val[k] = d.At(d.Col[k], i)
+		}
+	}
+}
+
+// ready sizes a row builder's workspace for m columns and nu scattered
+// degrees of freedom (u zero, no column marked).
+func (sc *asmScratch) ready(m, nu int) {
+	sc.acc = grow(sc.acc, m)
+	sc.mark = grow(sc.mark, m)
+	for i := range sc.mark {
+		sc.mark[i] = -1
+	}
+	sc.u = grow(sc.u, nu)
+	clear(sc.u)
+}
+
+// prepare maps the blocks g touches to local ids, builds the block →
+// columns adjacency and the offsets of the scatter vector, sizes Ptr and
+// the diagonal, and returns the number of columns.
+func (d *Delassus) prepare(g *Cols, minv *BlockDiag) int {
 	m := g.NCols()
 	nb := minv.NumBlocks()
 	d.n = m
@@ -130,7 +246,7 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 		d.adjPtr[l+1] += d.adjPtr[l]
 	}
 	d.adjCol = grow(d.adjCol, d.adjPtr[nl])
-	fill := append(d.touched[:0], d.adjPtr[:nl]...)
+	fill := append(d.sc.touched[:0], d.adjPtr[:nl]...)
 	for j := 0; j < m; j++ {
 		for s := 0; s < 2; s++ {
 			if l := d.colBlk[2*j+s]; l >= 0 {
@@ -139,14 +255,9 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 			}
 		}
 	}
-	d.touched = fill[:0]
+	d.sc.touched = fill[:0]
 
-	d.acc = grow(d.acc, m)
-	d.mark = grow(d.mark, m)
-	for i := range d.mark {
-		d.mark[i] = -1
-	}
-	// d.u is a dense scatter vector over the degrees of freedom of the
+	// u (asmScratch) is a dense scatter vector over the degrees of freedom of the
 	// local blocks (block l at uOff[l]), zero between rows: each row below
 	// clears the blocks it wrote. Its size is the island's, not the
 	// system's (16 MB per worker saved on a million 2D balls).
@@ -156,90 +267,93 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 		st, en := minv.Bounds(b)
 		d.uOff[l+1] = d.uOff[l] + en - st
 	}
-	d.u = grow(d.u, d.uOff[nl])
-	clear(d.u)
 
 	d.Ptr = grow(d.Ptr, m+1)
 	d.Ptr[0] = 0
-	d.Col = d.Col[:0]
-	d.Val = d.Val[:0]
 	d.diag = grow(d.diag, m)
+	clear(d.diag) // a column without entries has A_ii = 0 (no stale value on reuse)
 
-	for i := 0; i < m; i++ {
-		// u = M⁻¹ gᵢ on the blocks of column i (scattered into d.u).
-		for s := 0; s < 2; s++ {
-			l := d.colBlk[2*i+s]
-			if l < 0 {
-				continue
-			}
-			b := d.blocks[l]
-			st, en := minv.Bounds(b)
-			u := d.u[d.uOff[l]:d.uOff[l+1]]
-			for r := 0; r < en-st; r++ {
-				var sum float64
-				for e := g.Ptr[i]; e < g.Ptr[i+1]; e++ {
-					row := int(g.Row[e])
-					if row >= st && row < en {
-						sum += minv.Entry(b, r, row-st) * g.Val[e]
-					}
-				}
-				u[r] = sum
+	return m
+}
+
+// touch sets sc.touched to the columns sharing a block with column i
+// (unsorted; sc.mark[j] = i for them).
+func (d *Delassus) touch(i int, sc *asmScratch) {
+	sc.touched = sc.touched[:0]
+	for s := 0; s < 2; s++ {
+		l := d.colBlk[2*i+s]
+		if l < 0 {
+			continue
+		}
+		for a := d.adjPtr[l]; a < d.adjPtr[l+1]; a++ {
+			j := d.adjCol[a]
+			if sc.mark[j] != i {
+				sc.mark[j] = i
+				sc.acc[j] = 0
+				sc.touched = append(sc.touched, j)
 			}
 		}
-		// Row i: A_ij = gⱼᵀ u for every column j sharing a block with i.
-		d.touched = d.touched[:0]
-		for s := 0; s < 2; s++ {
-			l := d.colBlk[2*i+s]
-			if l < 0 {
-				continue
-			}
-			for a := d.adjPtr[l]; a < d.adjPtr[l+1]; a++ {
-				j := d.adjCol[a]
-				if d.mark[j] != i {
-					d.mark[j] = i
-					d.acc[j] = 0
-					d.touched = append(d.touched, j)
-				}
-			}
+	}
+}
+
+// row computes row i of A into sc: sc.touched its columns (sorted) and
+// sc.acc[j] their entries, A_ij = gⱼᵀ M⁻¹ gᵢ for j ≥ i; for j < i the
+// mirror A_ji from row j when mirror is set (rows below i complete),
+// else 0. It leaves sc.u zero.
+func (d *Delassus) row(i int, g *Cols, minv *BlockDiag, sc *asmScratch, mirror bool) {
+	// u = M⁻¹ gᵢ on the blocks of column i (scattered into sc.u).
+	for s := 0; s < 2; s++ {
+		l := d.colBlk[2*i+s]
+		if l < 0 {
+			continue
 		}
-		for _, j := range d.touched {
-			if j < i {
-				// Row j is complete: mirror it so A is exactly symmetric in
-				// floating point (gⱼᵀM⁻¹gᵢ and gᵢᵀM⁻¹gⱼ round differently).
-				d.acc[j] = d.At(j, i)
-				continue
-			}
-			// Column j's rows lie in its (at most two) local blocks.
+		b := d.blocks[l]
+		st, en := minv.Bounds(b)
+		u := sc.u[d.uOff[l]:d.uOff[l+1]]
+		for r := 0; r < en-st; r++ {
 			var sum float64
-			l0, l1 := d.colBlk[2*j], d.colBlk[2*j+1]
-			s0, e0 := minv.Bounds(d.blocks[l0])
-			for e := g.Ptr[j]; e < g.Ptr[j+1]; e++ {
+			for e := g.Ptr[i]; e < g.Ptr[i+1]; e++ {
 				row := int(g.Row[e])
-				var pos int
-				if row >= s0 && row < e0 {
-					pos = d.uOff[l0] + row - s0
-				} else {
-					s1, _ := minv.Bounds(d.blocks[l1])
-					pos = d.uOff[l1] + row - s1
+				if row >= st && row < en {
+					sum += minv.Entry(b, r, row-st) * g.Val[e]
 				}
-				sum += g.Val[e] * d.u[pos]
 			}
-			d.acc[j] = sum
+			u[r] = sum
 		}
-		sort.Ints(d.touched)
-		for _, j := range d.touched {
-			d.Col = append(d.Col, j)
-			d.Val = append(d.Val, d.acc[j])
-			if j == i {
-				d.diag[i] = d.acc[j]
+	}
+	// Row i: A_ij = gⱼᵀ u for every column j sharing a block with i.
+	d.touch(i, sc)
+	for _, j := range sc.touched {
+		if j < i {
+			// Row j is complete: mirror it so A is exactly symmetric in
+			// floating point (gⱼᵀM⁻¹gᵢ and gᵢᵀM⁻¹gⱼ round differently).
+			if mirror {
+				sc.acc[j] = d.At(j, i)
 			}
+			continue
 		}
-		d.Ptr[i+1] = len(d.Col)
-		// Clear u on the blocks of column i.
-		for s := 0; s < 2; s++ {
-			if l := d.colBlk[2*i+s]; l >= 0 {
-				clear(d.u[d.uOff[l]:d.uOff[l+1]])
+		// Column j's rows lie in its (at most two) local blocks.
+		var sum float64
+		l0, l1 := d.colBlk[2*j], d.colBlk[2*j+1]
+		s0, e0 := minv.Bounds(d.blocks[l0])
+		for e := g.Ptr[j]; e < g.Ptr[j+1]; e++ {
+			row := int(g.Row[e])
+			var pos int
+			if row >= s0 && row < e0 {
+				pos = d.uOff[l0] + row - s0
+			} else {
+				s1, _ := minv.Bounds(d.blocks[l1])
+				pos = d.uOff[l1] + row - s1
 			}
+			sum += g.Val[e] * sc.u[pos]
+		}
+		sc.acc[j] = sum
+	}
+	sort.Ints(sc.touched)
+	// Clear u on the blocks of column i.
+	for s := 0; s < 2; s++ {
+		if l := d.colBlk[2*i+s]; l >= 0 {
+			clear(sc.u[d.uOff[l]:d.uOff[l+1]])
 		}
 	}
 }
