@@ -15,6 +15,11 @@ import (
 // slightly open (0 … 0.02), a few deep (−0.3), so that pushing the deep
 // ones apart closes open ones around them.
 func projectionPile(rings int, seed int64) (*mech.Problem, []float64) {
+	return projectionPileDeep(rings, seed, 0.03)
+}
+
+// projectionPileDeep is projectionPile with a fraction deep of deep gaps.
+func projectionPileDeep(rings int, seed int64, deep float64) (*mech.Problem, []float64) {
 	rng := rand.New(rand.NewSource(seed))
 	var b []desiderata.Ball
 	for q := -rings; q <= rings; q++ {
@@ -29,7 +34,7 @@ func projectionPile(rings int, seed int64) (*mech.Problem, []float64) {
 	gap := make([]float64, p.NContacts())
 	for j := range gap {
 		gap[j] = 0.02 * rng.Float64()
-		if rng.Float64() < 0.03 {
+		if rng.Float64() < deep {
 			gap[j] = -0.3
 		}
 	}
@@ -54,44 +59,71 @@ func projectionDq(p *mech.Problem, mu []float64) []float64 {
 func TestProjectionWorkingSet(t *testing.T) {
 	for seed := int64(1); seed <= 5; seed++ {
 		p, gap := projectionPile(4, seed)
-		m := p.NContacts()
-		var dqs [2][]float64
-		for k, margin := range []float64{0, math.Inf(1)} {
-			pr, err := impact.NewProjection("")
-			if err != nil {
-				t.Fatal(err)
-			}
-			pr.Margin = margin
-			mu := make([]float64, m)
-			st, err := pr.Solve(p, gap, mu)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if margin == 0 && st.Iterations < 2 {
-				t.Errorf("seed %d: %d round(s) of the working set, want it to grow", seed, st.Iterations)
-			}
-			dq := projectionDq(p, mu)
-			for j := 0; j < m; j++ {
-				w := gap[j] + p.G.ColDot(j, dq)
-				if mu[j] < 0 || w < -1e-12 || math.Abs(mu[j]*w) > 1e-12 {
-					t.Errorf("seed %d, margin %g, contact %d: μ = %g, linearized gap %g", seed, margin, j, mu[j], w)
-				}
-			}
-			dqs[k] = dq
-			if k == 0 {
-				t.Logf("seed %d: %d contacts, %d rounds, largest island %d", seed, m, st.Iterations, st.Largest)
-			}
-		}
-		for i := range dqs[0] {
-			if d := math.Abs(dqs[0][i] - dqs[1][i]); d > 1e-12 {
-				t.Fatalf("seed %d, coordinate %d: Δq %g with the working set, %g on every contact", seed, i, dqs[0][i], dqs[1][i])
-			}
+		st := checkWorkingSet(t, p, gap, 1e-12)
+		if st.Iterations < 2 {
+			t.Errorf("seed %d: %d round(s) of the working set, want it to grow", seed, st.Iterations)
 		}
 	}
 }
 
-// TestProjectionAllocs: once its workspaces have grown, a projection whose
-// working set grows does not allocate.
+// checkWorkingSet solves the projection of p with gaps gap from the
+// penetrating contacts alone (Margin 0) and on every contact at once
+// (Margin +Inf), checks that both satisfy (P2) to tol in gap units (μ ≥ 0,
+// linearized gaps ≥ −tol, within tol of 0 where μ > tol) and give the same
+// displacement to tol, and returns the working set's Stats.
+func checkWorkingSet(t *testing.T, p *mech.Problem, gap []float64, tol float64) mech.Stats {
+	t.Helper()
+	m := p.NContacts()
+	var dqs [2][]float64
+	var first mech.Stats
+	for k, margin := range []float64{0, math.Inf(1)} {
+		pr, err := impact.NewProjection("")
+		if err != nil {
+			t.Fatal(err)
+		}
+		pr.Margin = margin
+		mu := make([]float64, m)
+		st, err := pr.Solve(p, gap, mu)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dq := projectionDq(p, mu)
+		for j := 0; j < m; j++ {
+			w := gap[j] + p.G.ColDot(j, dq)
+			if mu[j] < 0 || w < -tol || mu[j] > tol && math.Abs(w) > tol {
+				t.Errorf("margin %g, contact %d: μ = %g, linearized gap %g", margin, j, mu[j], w)
+			}
+		}
+		dqs[k] = dq
+		if k == 0 {
+			first = st
+			t.Logf("%d contacts, %d rounds, largest island %d (%s)", m, st.Iterations, st.Largest, st.Method)
+		}
+	}
+	for i := range dqs[0] {
+		if d := math.Abs(dqs[0][i] - dqs[1][i]); d > tol {
+			t.Fatalf("coordinate %d: Δq %g with the working set, %g in one solve", i, dqs[0][i], dqs[1][i])
+		}
+	}
+	return first
+}
+
+// TestProjectionWarmLargeIslands: on a patch of 469 balls whose
+// working set grows over rounds into islands of more than
+// qp.DefaultDenseMax contacts, which the automatic choice then re-solves
+// with MPRGP from the previous round's multipliers (the interior-point
+// method cannot use them), the displacement is that of one cold solve on
+// every contact (Margin +Inf: the interior-point method) to 1e-9, and
+// satisfies (P2) to 1e-9 in gap units (the multipliers reach 50).
+func TestProjectionWarmLargeIslands(t *testing.T) {
+	for seed := int64(1); seed <= 2; seed++ {
+		p, gap := projectionPileDeep(12, seed, 0.12)
+		if st := checkWorkingSet(t, p, gap, 1e-9); st.Largest <= 300 || st.Iterations < 3 {
+			t.Fatalf("seed %d: largest island %d after %d rounds: the test does not reach the warm large solves", seed, st.Largest, st.Iterations)
+		}
+	}
+}
+
 func TestProjectionAllocs(t *testing.T) {
 	p, gap := projectionPile(4, 1)
 	pr, err := impact.NewProjection("")
