@@ -176,6 +176,10 @@ type grid struct {
 	ghostAll []int32
 	sent     [3][2][]int32 // routes (nbgs.go): local indices in message order
 	came     [3][2][]int32
+	mark     []int32 // per local body: the epoch that last marked it (nbgs.go)
+	epoch    int32
+	marked   []int32 // the bodies marked in the current epoch
+	back     []int32
 	// blocks, when set, makes ownership follow a grid of blocks[d] cells
 	// per dimension (each subdomain a whole number of them): the colours
 	// of the reproducible NBGS sweeps.

@@ -105,8 +105,8 @@
 // (Gauss–Seidel, in place), then every ghost the colour changed sends its
 // new (v, ω) home along the reverse of its ghost route, where it
 // overwrites the owner's (a sphere is changed by one block per colour,
-// hence by one rank), and every owner sends its (v, ω) to every copy,
-// overwriting it. The values each contact reads are then those a single
+// hence by one rank), and every owner that changed sends its (v, ω) to
+// every copy, overwriting it. The values each contact reads are then those a single
 // process sweeping the blocks colour by colour reads, in the same order:
 // the result is bitwise the same for any number of ranks, and equal to
 // the same sweeps on one rank (TestSpheresNBGSColoursBitwise: 1 vs 2 and 4
@@ -131,9 +131,10 @@
 // another order.
 //
 // Messages per sweep: Colours 2^D colours (D the dimensions of more than
-// one block) × (D reverse + D forward legs along the decomposed ones),
-// 6 or 7 values per ghost and leg; PE D + D legs, 6 values per ghost and
-// leg; plus one Allreduce of one value.
+// one block) × (D reverse + D forward legs along the decomposed ones); PE
+// D + D legs; each carries (position in the route, v, ω) for the bodies
+// the colour or sweep changed only (the others' copies already agree);
+// plus one Allreduce of one value.
 //
 // # The limit: one giant island
 //

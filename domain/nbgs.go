@@ -83,8 +83,9 @@ type nbgsWork struct {
 	idx     []int32    // contacts swept here, canonical order
 	colour  [8][]int32 // Colours: idx by colour
 	relaxed []bool     // PE: per local sphere, a ghost
-	before  []float64  // a sweep's ghost velocities at its start
-	vals    []float64  // per local sphere: what goes back to the owner
+	shadows []int32    // PE: the ghosts of the contacts swept here
+	before  []float64  // PE: their velocities at a sweep's start
+	vals    []float64  // PE: per local sphere, the corrections going home
 	legs    []mpi.Leg
 	fOnce   func() float64
 	err     error
@@ -155,6 +156,15 @@ func (d *Spheres) stepNBGS() error {
 		for i := range g.all {
 			nb.relaxed[i] = g.all[i].ghost
 		}
+		g.newEpoch()
+		nb.shadows = nb.shadows[:0]
+		for _, k := range nb.idx {
+			if j := g.cs[k].j; j >= 0 && g.all[j].ghost && g.setMark(j) {
+				nb.shadows = append(nb.shadows, j)
+			}
+		}
+		nb.before = grow(nb.before, 6*n)
+		nb.vals = grow(nb.vals, 6*n)
 	}
 	tol, maxIter, _, _ := cfg.Law.Params()
 	nb.err = nil
@@ -191,50 +201,46 @@ func (d *Spheres) sweepOnce() float64 {
 			}
 			list := nb.colour[c]
 			res = math.Max(res, loc.Sweep(list, &cfg.Law, nil))
-			// the ghosts this colour changed carry their values home;
-			// only the routes' entries of vals are read or written
-			nb.vals = grow(nb.vals, 7*len(g.all))
-			g.eachRouted(func(a int) { nb.vals[7*a] = 0 })
+			// the ghosts this colour changed carry their values home,
+			// where they overwrite the owners'
+			g.newEpoch()
 			for _, k := range list {
 				if j := g.cs[k].j; j >= 0 && g.all[j].ghost {
-					nb.vals[7*j] = 1
-					copy(nb.vals[7*j+1:7*j+7], vw[6*j:6*j+6])
+					g.setMark(j)
 				}
 			}
-			if nb.err = g.backward(nb.vals, 7, overwrite); nb.err != nil {
+			if nb.err = g.backward(vw, 6, false); nb.err != nil {
 				return 0
 			}
-			g.eachRouted(func(a int) {
-				if v := nb.vals[7*a : 7*a+7]; v[0] != 0 && !g.all[a].ghost {
-					copy(vw[6*a:6*a+6], v[1:])
-				}
-			})
-			if nb.err = g.forward(vw, 6); nb.err != nil {
+			if nb.err = g.forwardChanged(list, vw); nb.err != nil {
 				return 0
 			}
 		}
 	} else {
-		nb.before = grow(nb.before, len(vw))
-		copy(nb.before, vw)
+		// the shadows' velocity corrections, summed on the way home and
+		// added by the owners
+		for _, j := range nb.shadows {
+			copy(nb.before[6*j:6*j+6], vw[6*j:6*j+6])
+		}
 		res = loc.Sweep(nb.idx, &cfg.Law, nb.relaxed)
-		nb.vals = grow(nb.vals, len(vw))
-		clear(nb.vals)
-		for i := range g.all {
-			if g.all[i].ghost {
-				for k := 6 * i; k < 6*i+6; k++ {
-					nb.vals[k] = vw[k] - nb.before[k]
+		g.newEpoch()
+		for _, j := range nb.shadows {
+			for k := 6 * j; k < 6*j+6; k++ {
+				nb.vals[k] = vw[k] - nb.before[k]
+			}
+			g.setMark(j)
+		}
+		if nb.err = g.backward(nb.vals, 6, true); nb.err != nil {
+			return 0
+		}
+		for _, a := range g.marked {
+			if !g.all[a].ghost {
+				for k := 6 * a; k < 6*a+6; k++ {
+					vw[k] += nb.vals[k]
 				}
 			}
 		}
-		if nb.err = g.backward(nb.vals, 6, add); nb.err != nil {
-			return 0
-		}
-		for _, a := range g.ownAll {
-			for k := 6 * a; k < 6*a+6; k++ {
-				vw[k] += nb.vals[k]
-			}
-		}
-		if nb.err = g.forward(vw, 6); nb.err != nil {
+		if nb.err = g.forwardChanged(nb.idx, vw); nb.err != nil {
 			return 0
 		}
 	}
@@ -254,19 +260,6 @@ func colourUsed(c int, blocks [3]int) bool {
 		}
 	}
 	return true
-}
-
-// overwrite takes src when its flag (first value) is set; add sums.
-func overwrite(dst, src []float64) {
-	if src[0] != 0 {
-		copy(dst, src)
-	}
-}
-
-func add(dst, src []float64) {
-	for k := range dst {
-		dst[k] += src[k]
-	}
 }
 
 // routes fills, per decomposed dimension and direction, the local
@@ -290,49 +283,88 @@ func (g *grid) routes() {
 	}
 }
 
-// eachRouted calls f with every local body on a route (sent or received
-// in the ghost exchange; a body sent along several legs more than once).
-func (g *grid) eachRouted(f func(a int)) {
-	for d := 0; d < g.nd; d++ {
-		for k := 0; k < 2; k++ {
-			for _, a := range g.sent[d][k] {
-				f(int(a))
-			}
-			for _, a := range g.came[d][k] {
-				f(int(a))
+// newEpoch starts a new set of marked bodies (the changed ones a sync
+// sends).
+func (g *grid) newEpoch() {
+	n := len(g.all)
+	if len(g.mark) < n {
+		g.mark = append(g.mark, make([]int32, n-len(g.mark))...)
+	}
+	if g.epoch == math.MaxInt32 {
+		clear(g.mark)
+		g.epoch = 0
+	}
+	g.epoch++
+	g.marked = g.marked[:0]
+}
+
+// setMark marks local body a in the current epoch and reports whether it
+// was not marked yet.
+func (g *grid) setMark(a int32) bool {
+	if g.mark[a] == g.epoch {
+		return false
+	}
+	g.mark[a] = g.epoch
+	g.marked = append(g.marked, a)
+	return true
+}
+
+// forwardChanged marks the owned bodies that changed in a sweep — those
+// of the swept contacts cs and those that took values from home-coming
+// ghosts (the last epoch's marks) — and sends their velocities (vw) to
+// every copy.
+func (g *grid) forwardChanged(cs []int32, vw []float64) error {
+	back := append(g.back[:0], g.marked...)
+	g.back = back
+	g.newEpoch()
+	for _, a := range back {
+		if !g.all[a].ghost {
+			g.setMark(a)
+		}
+	}
+	for _, k := range cs {
+		c := &g.cs[k]
+		for _, a := range [2]int32{c.i, c.j} {
+			if a >= 0 && !g.all[a].ghost {
+				g.setMark(a)
 			}
 		}
 	}
+	return g.forward(vw, 6)
 }
 
-// forward sends every owner's values (L per local body in vals) to every
-// copy of its body, along the ghosts' routes (dimension by dimension, as
-// the ghosts came), overwriting the copies'.
+// forward sends the marked bodies' values (L per local body in vals) to
+// every copy, along the ghosts' routes (dimension by dimension, as the
+// ghosts came), overwriting the copies' and marking them (a copy that is
+// forwarded passes them on).
 func (g *grid) forward(vals []float64, L int) error {
 	for d := 0; d < g.nd; d++ {
-		if err := g.route(vals, L, d, false, nil); err != nil {
+		if err := g.route(vals, L, d, false, false); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// backward sends every ghost's values (L per local body in vals) back to
-// the rank it came from, dimension by dimension in the reverse order of
-// the ghost exchange, where combine merges them into the body they copy
-// (an owned body, or a ghost that goes on home in an earlier dimension).
-func (g *grid) backward(vals []float64, L int, combine func(dst, src []float64)) error {
+// backward sends the marked ghosts' values (L per local body in vals) back
+// to the rank each came from, dimension by dimension in the reverse order
+// of the ghost exchange, where they overwrite (add false) or are added to
+// (add true; the first to arrive is copied) the body they copy — an owned
+// body, or a ghost that goes on home in an earlier dimension — which is
+// marked.
+func (g *grid) backward(vals []float64, L int, add bool) error {
 	for d := g.nd - 1; d >= 0; d-- {
-		if err := g.route(vals, L, d, true, combine); err != nil {
+		if err := g.route(vals, L, d, true, add); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// route is one dimension of forward (back false: sent → came, overwrite)
-// or backward (came → sent, combine).
-func (g *grid) route(vals []float64, L, d int, back bool, combine func(dst, src []float64)) error {
+// route is one dimension of forward (back false: sent → came) or backward
+// (came → sent): the marked bodies of the sending side go as (position in
+// the route, values), one message per neighbour and direction.
+func (g *grid) route(vals []float64, L, d int, back, add bool) error {
 	legs := g.legs[d]
 	if legs == nil {
 		return nil
@@ -343,13 +375,15 @@ func (g *grid) route(vals []float64, L, d int, back bool, combine func(dst, src 
 	}
 	for k := 0; k < 2; k++ {
 		out := g.out[k][:0]
-		for _, a := range from[k] {
-			a := L * int(a)
-			out = append(out, vals[a:a+L]...)
+		for j, a := range from[k] {
+			if g.mark[a] == g.epoch {
+				out = append(out, float64(j))
+				out = append(out, vals[L*int(a):L*int(a)+L]...)
+			}
 		}
 		g.out[k] = out
 	}
-	sl := make([]mpi.Leg, 2)
+	var sl [2]mpi.Leg
 	for k, l := range legs {
 		sl[k] = mpi.Leg{Src: l.Src, Dest: l.Dest, Tag: tag + 2*d + k}
 		if back {
@@ -357,23 +391,30 @@ func (g *grid) route(vals []float64, L, d int, back bool, combine func(dst, src 
 		}
 	}
 	t := time.Now()
-	n, err := mpi.Exchange(g.cart, sl, g.out, g.in)
+	n, err := mpi.Exchange(g.cart, sl[:], g.out, g.in)
 	g.Last.Comm += time.Since(t)
 	g.Last.BytesSent += n
 	if err != nil {
 		return err
 	}
 	for k := 0; k < 2; k++ {
-		if len(g.in[k]) != L*len(to[k]) {
-			return fmt.Errorf("velocity sync along dimension %d: %d values for %d bodies", d, len(g.in[k]), len(to[k]))
+		in := g.in[k]
+		if len(in)%(L+1) != 0 {
+			return fmt.Errorf("velocity sync along dimension %d: a message of %d values", d, len(in))
 		}
-		for j, a := range to[k] {
-			a := L * int(a)
-			src := g.in[k][L*j : L*j+L]
-			if back {
-				combine(vals[a:a+L], src)
+		for r := 0; r < len(in); r += L + 1 {
+			j := int(in[r])
+			if j < 0 || j >= len(to[k]) {
+				return fmt.Errorf("velocity sync along dimension %d: body %d of a route of %d", d, j, len(to[k]))
+			}
+			a := to[k][j]
+			dst, src := vals[L*int(a):L*int(a)+L], in[r+1:r+1+L]
+			if g.setMark(a) || !add {
+				copy(dst, src)
 			} else {
-				copy(vals[a:a+L], src)
+				for i := range dst {
+					dst[i] += src[i]
+				}
 			}
 		}
 	}
