@@ -49,6 +49,7 @@ func cmdBenchPile(args []string, stdout, stderr io.Writer) error {
 	solver := fs.String("solver", "", "QP solver: `auto|dense|sparse|interior`")
 	corList := fs.String("cor", "0.5", "coefficient(s) of restitution, comma-separated: one run each")
 	mu := fs.Float64("mu", 0, "friction coefficient (> 0 adds maximal-dissipation friction)")
+	dt := fs.Float64("dt", 0, "time step (default: the scene's, 10⁻³)")
 	seed := fs.Uint64("seed", 1, "random seed of the initial jitter and orientations")
 	out := fs.String("out", "", "directory for energy.csv, costs.csv and energy.png (one curve per --cor)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
@@ -76,6 +77,9 @@ func cmdBenchPile(args []string, stdout, stderr io.Writer) error {
 	}
 	if !(*mu >= 0) || *mu > 1e300 {
 		return badInput("bench pile: --mu: expected a finite μ ≥ 0, got %v", *mu)
+	}
+	if !(*dt >= 0) || *dt > 1e300 {
+		return badInput("bench pile: --dt: expected a finite time step > 0, got %v", *dt)
 	}
 	if _, err := impact.New(impact.Config{Name: *op, Solver: solverName(*solver)}); err != nil {
 		return badInput("bench pile: --operator: %v", err)
@@ -108,7 +112,7 @@ func cmdBenchPile(args []string, stdout, stderr io.Writer) error {
 	stopped := 0
 	for k, cor := range cors {
 		err := benchPileRun(pileRun{kind: *kind, n: *n, steps: *steps, from: *from, op: *op, solver: *solver,
-			cor: cor, mu: *mu, seed: *seed, quiet: *quiet, header: k == 0, rec: rec, mesh: bunny, frame: frame}, stdout, stderr)
+			cor: cor, mu: *mu, dt: *dt, seed: *seed, quiet: *quiet, header: k == 0, rec: rec, mesh: bunny, frame: frame}, stdout, stderr)
 		var se *stepStopped
 		switch {
 		case errors.As(err, &se):
@@ -148,6 +152,7 @@ type pileRun struct {
 	n, steps, from int
 	op, solver     string
 	cor, mu        float64
+	dt             float64 // 0: the scene's
 	seed           uint64
 	quiet, header  bool
 	rec            *pileRecord
@@ -168,6 +173,9 @@ func benchPileRun(r pileRun, stdout, stderr io.Writer) error {
 	}
 	if err != nil {
 		return usageError{fmt.Errorf("bench pile: %v", err)}
+	}
+	if r.dt > 0 {
+		dt = r.dt
 	}
 	sys.Mu = r.mu
 	if err := sys.Validate(); err != nil {

@@ -17,6 +17,11 @@ func TestBenchPile(t *testing.T) {
 			}
 		}
 	}
+	// --dt replaces the scene's step
+	code, out, errs := runCLI(t, "bench", "pile", "--n", "8", "--steps", "2", "--dt", "2.5e-4", "--quiet")
+	if code != 0 || !strings.Contains(out, "h = 0.00025,") {
+		t.Errorf("--dt 2.5e-4: exit %d, output lacks h = 0.00025:\n%s%s", code, out, errs)
+	}
 }
 
 func TestBenchPileBadInput(t *testing.T) {
@@ -25,6 +30,7 @@ func TestBenchPileBadInput(t *testing.T) {
 		{"bench", "pile", "--n", "0"},
 		{"bench", "pile", "--operator", "newton"},
 		{"bench", "pile", "--cor", "0.5,1.5"},
+		{"bench", "pile", "--dt", "-1e-3"},
 	} {
 		code, out, errs := runCLI(t, args...)
 		if code != 2 {
