@@ -13,7 +13,8 @@ import (
 // bunnyWedge is the pair of bunnies 559 and 569 of BunnyPile(…, 1000, c = 1,
 // μ = 0, seed 1) at the start of step 44 (t = 0.043) as the pile ran when
 // mesh contacts took their normals at the free-flight prediction: poses
-// (x, quaternion) and velocities (v, world ω). Bunny 559 spins at 72 rad/s;
+// (x, quaternion) and velocities (v, world ω); the step was 10⁻³ s
+// (BunnyPileDt was 10⁻³ then). Bunny 559 spins at 72 rad/s;
 // in the step its vertices end up to 1.5 mm inside 569's field near a thin
 // part, where ∇φ points every way: the 11 contacts between the two had
 // normals up to 160° apart, and GR reflected between two violator sets
@@ -43,7 +44,7 @@ func wedgeProblem(t *testing.T, m *Mesh, c float64) (*System, *mech.Problem) {
 		t.Fatal(err)
 	}
 	q1, v1 := make([]float64, s.NQ()), make([]float64, s.NDof())
-	s.FreeFlight(s.Q, s.V, BunnyPileDt, q1, v1)
+	s.FreeFlight(s.Q, s.V, 1e-3, q1, v1) // the pile's step then
 	p := new(mech.Problem)
 	s.BuildProblem(s.Q, q1, s.V, p)
 	return s, p
