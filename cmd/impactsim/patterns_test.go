@@ -122,3 +122,45 @@ func TestPatternsResume(t *testing.T) {
 		t.Errorf("--save-state with every pattern: %v, want a usage error", err)
 	}
 }
+
+// TestPhaseOf: flight below one contact per phaseContacts spheres; each
+// run of steps above it is a landing up to its most contacts, then the
+// compressed layer.
+func TestPhaseOf(t *testing.T) {
+	var recs []stepRec
+	for _, c := range []int{1, 4, 6, 9, 7, 5, 2, 5, 8, 5} {
+		recs = append(recs, stepRec{contacts: c})
+	}
+	got := fmt.Sprint(phaseOf(recs, 5*phaseContacts))
+	if want := "[0 0 1 1 2 2 0 1 1 2]"; got != want {
+		t.Errorf("phases %s, want %s", got, want)
+	}
+}
+
+// TestBenchPatternsStepsCSV: bench patterns --steps-csv writes one row per
+// timed step with the boxed LCP's sweeps apart from QCE's iterations, and
+// the phase table ends with the whole run.
+func TestBenchPatternsStepsCSV(t *testing.T) {
+	f := filepath.Join(t.TempDir(), "steps.csv")
+	var out, errb bytes.Buffer
+	if err := cmdBenchPatterns([]string{"--n", "900", "--dt", "5e-4", "--operator", "qce", "--friction", "blcp", "--warm-cycles", "0", "--steps", "40", "--workers", "1", "--steps-csv", f}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	tab, err := output.ReadSeries(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tab.Columns) != len(stepsHeader) || len(tab.Columns[0]) != 40 {
+		t.Fatalf("steps.csv: %d columns of %d rows, want %d of 40", len(tab.Columns), len(tab.Columns[0]), len(stepsHeader))
+	}
+	most, qce := 0.0, 0.0
+	for k, s := range tab.Column("sweeps") {
+		most, qce = max(most, s), max(qce, tab.Column("qce_iterations")[k])
+	}
+	if most < 2 || qce < 1 || qce > 20 {
+		t.Errorf("at most %v sweeps and %v QCE iterations per step in 40 steps of a landing layer, want the boxed LCP's sweeps (≥ 2) apart from QCE's iterations", most, qce)
+	}
+	if !strings.Contains(out.String(), "by phase") || !strings.Contains(out.String(), "\nall ") {
+		t.Errorf("no phase table in\n%s", out.String())
+	}
+}
