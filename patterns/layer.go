@@ -206,6 +206,48 @@ func New(c Config) (*Layer, error) {
 	return &Layer{Cfg: c, Sys: s, Motion: m, floor: ref, imp: spheres.ImpactConfig{H: c.H, Law: c.Law(), Correction: c.Correction}}, nil
 }
 
+// Tiled returns a layer of k × k copies of y side by side in a periodic
+// cell k times longer in x and in y (Config.N multiplied by k²) at y's
+// time and step count: a larger layer at the same phase of its motion,
+// for scaling measurements from one warmed state (bench patterns --tile).
+// Copy (a, b) is y's spheres shifted by a periods in x and b in y, with
+// their velocities, orientations and spins; the spheres' order and
+// identifiers are the new layer's. The floor is y's.
+func (y *Layer) Tiled(k int) (*Layer, error) {
+	if k < 1 {
+		return nil, fmt.Errorf("patterns: tiling by %d, want k ≥ 1", k)
+	}
+	c := y.Cfg
+	c.N *= k * k
+	z, err := New(c)
+	if err != nil {
+		return nil, err
+	}
+	s, t := y.Sys, z.Sys
+	n := s.N()
+	lx, ly := s.Periodic.L[0], s.Periodic.L[1]
+	for a := 0; a < k; a++ {
+		for b := 0; b < k; b++ {
+			o := (a*k + b) * n
+			for i := 0; i < n; i++ {
+				d := o + i
+				t.X[3*d] = s.X[3*i] + float64(a)*lx
+				t.X[3*d+1] = s.X[3*i+1] + float64(b)*ly
+				t.X[3*d+2] = s.X[3*i+2]
+				copy(t.Q[4*d:4*d+4], s.Q[4*i:4*i+4])
+				copy(t.VW[6*d:6*d+6], s.VW[6*i:6*i+6])
+				t.R[d], t.InvM[d], t.InvI[d] = s.R[i], s.InvM[i], s.InvI[i]
+			}
+		}
+	}
+	t.Planes[0] = s.Planes[0]
+	z.T, z.N = y.T, y.N
+	if err := t.Validate(); err != nil {
+		return nil, fmt.Errorf("patterns: tiled layer: %w", err)
+	}
+	return z, nil
+}
+
 // SetPool makes the steps run on pool (results do not depend on it).
 func (y *Layer) SetPool(pool *par.Pool) { y.Sys.SetPool(pool) }
 

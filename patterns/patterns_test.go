@@ -261,3 +261,70 @@ func TestLateSamples(t *testing.T) {
 		t.Errorf("peaks %d, λ %v, λ/H %v over %d samples; want 8, 20, 10 over 4", peaks, lambda, overH, k)
 	}
 }
+
+// TestLayerTiled: a 2 × 2 tiling of a landing 900-sphere layer holds four
+// shifted copies of it (the same spheres, velocities and spins, at the
+// same time, inside a cell twice as long each way), and its first step
+// finds four times the contacts and moves every copy as the original
+// moves (to 1e-12 of σ: the copies differ from the original only by the
+// rounding of their shifted positions).
+func TestLayerTiled(t *testing.T) {
+	c := DefaultConfig(Fig12[0])
+	c.N, c.H = 900, 1e-3
+	y, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 0; k < 100; k++ {
+		if _, err := y.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	z, err := y.Tiled(2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if z.Cfg.N != 4*c.N || z.Sys.N() != 4*c.N || z.T != y.T || z.N != y.N {
+		t.Fatalf("tiled layer: %d spheres (config %d), t = %v, %d steps; want %d, t = %v, %d", z.Sys.N(), z.Cfg.N, z.T, z.N, 4*c.N, y.T, y.N)
+	}
+	lx, ly := y.Cfg.Sides()
+	zx, zy := z.Cfg.Sides()
+	if math.Abs(zx-2*lx) > 1e-12*lx || math.Abs(zy-2*ly) > 1e-12*ly {
+		t.Fatalf("tiled cell %g × %g, want %g × %g", zx, zy, 2*lx, 2*ly)
+	}
+	sy, err := y.Step()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sz, err := z.Step()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sz.Contacts != 4*sy.Contacts {
+		t.Fatalf("first tiled step: %d contacts, want 4 × %d", sz.Contacts, sy.Contacts)
+	}
+	// every sphere of the original has its four copies, one period apart
+	worst := 0.0
+	n := y.Sys.N()
+	for i := 0; i < n; i++ {
+		found := 0
+		for d := 0; d < z.Sys.N(); d++ {
+			dx := z.Sys.X[3*d] - y.Sys.X[3*i]
+			dx -= math.Round(dx/lx) * lx
+			dy := z.Sys.X[3*d+1] - y.Sys.X[3*i+1]
+			dy -= math.Round(dy/ly) * ly
+			dz := z.Sys.X[3*d+2] - y.Sys.X[3*i+2]
+			if e := math.Abs(dx) + math.Abs(dy) + math.Abs(dz); e < 1e-6*c.Sigma {
+				found++
+				worst = math.Max(worst, e)
+			}
+		}
+		if found != 4 {
+			t.Fatalf("sphere %d: %d copies after a step, want 4", i, found)
+		}
+	}
+	t.Logf("%d contacts → %d; copies within %.2g σ of the original after one step", sy.Contacts, sz.Contacts, worst/c.Sigma)
+	if worst > 1e-12*c.Sigma {
+		t.Errorf("copies moved %.2g σ away from the original, want ≤ 1e-12 σ", worst/c.Sigma)
+	}
+}

@@ -218,6 +218,7 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 	o.register(fs, "hexagons")
 	steps := count(fs, "steps", 20, 1, 1e9, "steps to time")
 	repeat := count(fs, "repeat", 1, 1, 1000, "time the steps this many times from the same state (medians printed; the later passes run on grown workspaces, so their allocations are a steady step's)")
+	tile := count(fs, "tile", 1, 1, 10, "time a layer of tile × tile copies of the warmed (or resumed) state side by side: the same phase at tile² times the spheres (scaling)")
 	warm := fs.Float64("warm-cycles", 1, "drive periods to run before timing (after --resume: 0 unless given)")
 	dts := fs.String("table3", "", "comma-separated time steps to time one after the other from the warmed state (Table 3: 1e-3,5e-4,3e-4,2e-4,1e-4)")
 	save := outFile(fs, "save-state", "write the warmed state to this file")
@@ -278,6 +279,12 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 		if err := output.WriteAtomic(*save, y.WriteState); err != nil {
 			return err
 		}
+	}
+	if *tile > 1 {
+		if y, err = y.Tiled(*tile); err != nil {
+			return err
+		}
+		y.SetPool(pool)
 	}
 	var sw *output.SeriesWriter
 	if *stepsCSV != "" {
