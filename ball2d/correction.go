@@ -309,24 +309,39 @@ func (s *System) appendColumn(p *mech.Problem, c *Contact) {
 // (through their portals' images) and drums at q; planes keep theirs.
 func (s *System) Relinearize(q []float64, p *mech.Problem) {
 	for k := range s.det.contacts {
-		c := &s.det.contacts[k]
-		var n [2]float64
-		switch c.Kind {
-		case BallBall, TeleportedBallBall:
-			xi := s.imageAt(q, int(c.I), int(c.PortalI), c.PlaneI)
-			xj := s.imageAt(q, int(c.J), int(c.PortalJ), c.PlaneJ)
-			n = pairNormal(xi, xj, xi, xj)
-		case BallDrum:
-			dr := &s.Drums[c.Obj]
-			x := pos(q, int(c.I))
-			n = pairNormal(dr.C, x, dr.C, x)
-		default:
-			continue
+		s.relinearize(q, p, k)
+	}
+}
+
+// RelinearizeMoved implements sim.MovedReevaluator: Relinearize for the
+// contacts that touch a ball whose block is marked in moved.
+func (s *System) RelinearizeMoved(q []float64, p *mech.Problem, moved []bool) {
+	for k := range s.det.contacts {
+		if s.touchesMoved(&s.det.contacts[k], moved) {
+			s.relinearize(q, p, k)
 		}
-		v := p.G.Val[p.G.Ptr[k]:p.G.Ptr[k+1]]
-		v[0], v[1] = n[0], n[1]
-		if len(v) == 4 {
-			v[2], v[3] = -n[0], -n[1]
-		}
+	}
+}
+
+// relinearize overwrites contact k's column of G with its gradient at q.
+func (s *System) relinearize(q []float64, p *mech.Problem, k int) {
+	c := &s.det.contacts[k]
+	var n [2]float64
+	switch c.Kind {
+	case BallBall, TeleportedBallBall:
+		xi := s.imageAt(q, int(c.I), int(c.PortalI), c.PlaneI)
+		xj := s.imageAt(q, int(c.J), int(c.PortalJ), c.PlaneJ)
+		n = pairNormal(xi, xj, xi, xj)
+	case BallDrum:
+		dr := &s.Drums[c.Obj]
+		x := pos(q, int(c.I))
+		n = pairNormal(dr.C, x, dr.C, x)
+	default:
+		return
+	}
+	v := p.G.Val[p.G.Ptr[k]:p.G.Ptr[k+1]]
+	v[0], v[1] = n[0], n[1]
+	if len(v) == 4 {
+		v[2], v[3] = -n[0], -n[1]
 	}
 }

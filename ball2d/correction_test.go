@@ -63,16 +63,7 @@ func TestFindMissedMatchesBruteForce(t *testing.T) {
 				}
 			}
 			// a third of the balls pushed by up to half a radius; one far away
-			rng := rand.New(rand.NewPCG(seed, 7))
-			q := slices.Clone(q1)
-			moved := make([]bool, s.N())
-			for i := range moved {
-				if !s.Fixed[i] && rng.IntN(3) == 0 {
-					q[2*i] += 0.3 * rng.NormFloat64()
-					q[2*i+1] += 0.3 * rng.NormFloat64()
-					moved[i] = true
-				}
-			}
+			q, moved := pushBalls(s, q1, rand.New(rand.NewPCG(seed, 7)), 3, 0.3)
 			q[0], moved[0] = q[0]+1e3, !s.Fixed[0]
 			ref := slices.Clone(q1)
 			m0 := p.NContacts()
@@ -109,4 +100,50 @@ func TestFindMissedMatchesBruteForce(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUpdateGapsRelinearizeMoved: after some balls move, re-evaluating
+// only the contacts that touch them (UpdateGaps, RelinearizeMoved) gives
+// bit for bit what the full Gaps and Relinearize give, contacts appended by
+// the missed-contact search included.
+func TestUpdateGapsRelinearizeMoved(t *testing.T) {
+	s := randomSystem(1500, 4)
+	var p mech.Problem
+	q1 := step1(s, &p)
+	gaps := s.Gaps(q1, nil)
+	s.Relinearize(q1, &p)
+	q, moved := pushBalls(s, q1, rand.New(rand.NewPCG(4, 9)), 4, 0.05)
+	if s.FindMissed(slices.Clone(q1), q, 0.01, 1e-3, &p) == 0 {
+		t.Fatal("no missed contact appended: the test does not cover them")
+	}
+	got := s.UpdateGaps(q, moved, gaps)
+	want := s.Gaps(q, nil)
+	if !slices.Equal(got, want) {
+		t.Fatal("UpdateGaps differs from Gaps")
+	}
+	var full mech.Problem
+	full.G.Ptr = slices.Clone(p.G.Ptr)
+	full.G.Row = slices.Clone(p.G.Row)
+	full.G.Val = slices.Clone(p.G.Val)
+	s.RelinearizeMoved(q, &p, moved)
+	s.Relinearize(q, &full)
+	if !slices.Equal(p.G.Val, full.G.Val) {
+		t.Fatal("RelinearizeMoved differs from Relinearize")
+	}
+}
+
+// pushBalls returns q1 with one in every k movable balls (at random)
+// displaced by a normal deviate of standard deviation d per coordinate,
+// and which balls moved.
+func pushBalls(s *System, q1 []float64, rng *rand.Rand, k int, d float64) ([]float64, []bool) {
+	q := slices.Clone(q1)
+	moved := make([]bool, s.N())
+	for i := range moved {
+		if !s.Fixed[i] && rng.IntN(k) == 0 {
+			q[2*i] += d * rng.NormFloat64()
+			q[2*i+1] += d * rng.NormFloat64()
+			moved[i] = true
+		}
+	}
+	return q, moved
 }

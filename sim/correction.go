@@ -72,6 +72,24 @@ type Relinearizer interface {
 	Relinearize(q []float64, p *mech.Problem)
 }
 
+// MovedReevaluator is implemented by systems that can re-evaluate the gaps
+// and gradients of only the contacts touching some bodies. After the
+// first pass of a step the correction moves the bodies of the islands it
+// solved, not the whole pile: the other contacts' gaps and gradients are
+// those it has, bit for bit.
+type MovedReevaluator interface {
+	// UpdateGaps overwrites gaps[k], for every contact k < len(gaps) that
+	// touches a body block b with moved[b], with its gap at q, appends the
+	// gaps at q of the contacts after them (those FindMissed appended
+	// since), and returns gaps: what Gaps(q, gaps[:0]) returns when the
+	// other contacts' bodies are where gaps was evaluated.
+	UpdateGaps(q []float64, moved []bool, gaps []float64) []float64
+	// RelinearizeMoved is Relinearize(q, p) for the contacts that touch a
+	// body block b with moved[b]; the other columns are left as they are
+	// (gradients at positions those bodies still have).
+	RelinearizeMoved(q []float64, p *mech.Problem, moved []bool)
+}
+
 // PositionCorrectable is what the position correction needs from a system:
 // the gaps at any positions of its last problem's contacts (GapEvaluator),
 // a displacement of positions by a generalized velocity
@@ -134,6 +152,12 @@ type Corrector struct {
 	// step's gradients at its start are kept); gval saves the step's.
 	relin Relinearizer
 	gval  []float64
+	// inc re-evaluates only the contacts of the blocks the last pass
+	// moved (moved[b]; nil: every contact each pass); shift holds the
+	// gaps shifted to the target, the projection's input
+	inc   MovedReevaluator
+	moved []bool
+	shift []float64
 }
 
 // NewCorrector returns the correction c for system sys.
@@ -156,6 +180,9 @@ func NewCorrector(sys PositionCorrectable, c Correction) (*Corrector, error) {
 	}
 	if r, ok := sys.(Relinearizer); ok && c.Project {
 		k.relin = r
+	}
+	if r, ok := sys.(MovedReevaluator); ok && c.Project {
+		k.inc = r
 	}
 	if c.Project {
 		pr, err := impact.NewProjection(c.Solver)
@@ -261,17 +288,22 @@ func (k *Corrector) correct(p *mech.Problem, q []float64, st *CorrectionStats) e
 	}
 	for st.Passes < k.cfg.MaxPasses && st.Overlap > k.cfg.Tol {
 		if k.relin != nil {
-			k.relin.Relinearize(q, p)
+			if k.inc != nil && st.Passes > 0 {
+				k.inc.RelinearizeMoved(q, p, k.moved)
+			} else {
+				k.relin.Relinearize(q, p)
+			}
 		}
 		// target gᵢ ≥ −Tol/2: contacts stay touching for the next step's
 		// active set (exactly touching pairs fall in or out of it by
 		// rounding, and impulses then push bodies through the ones left
 		// out)
-		for i := range k.gaps {
-			k.gaps[i] += slop
+		k.shift = growF(k.shift, len(k.gaps))
+		for i, g := range k.gaps {
+			k.shift[i] = g + slop
 		}
 		k.mu = growF(k.mu, len(k.gaps))
-		ls, err := k.proj.Solve(p, k.gaps, k.mu)
+		ls, err := k.proj.Solve(p, k.shift, k.mu)
 		st.Law.Add(ls)
 		if err != nil {
 			return err
@@ -283,7 +315,11 @@ func (k *Corrector) correct(p *mech.Problem, q []float64, st *CorrectionStats) e
 			st.Missed += k.finder.FindMissed(k.ref, q, k.cfg.Search, k.cfg.Tol, p)
 			st.Contacts = p.NContacts()
 		}
-		k.gaps = k.sys.Gaps(q, k.gaps[:0])
+		if k.inc != nil {
+			k.gaps = k.inc.UpdateGaps(q, k.moved, k.gaps)
+		} else {
+			k.gaps = k.sys.Gaps(q, k.gaps[:0])
+		}
 		if st.Overlap, ok = worstOverlap(k.gaps); !ok {
 			break
 		}
@@ -293,8 +329,10 @@ func (k *Corrector) correct(p *mech.Problem, q []float64, st *CorrectionStats) e
 	return nil
 }
 
-// displacement sets k.dq = M⁻¹Gμ (the block products on the pool).
+// displacement sets k.dq = M⁻¹Gμ (the block products on the pool) and
+// k.moved[b] for the blocks b it moves.
 func (k *Corrector) displacement(p *mech.Problem) {
+	k.moved = growBool(k.moved, p.MInv.NumBlocks())
 	clear(k.scr)
 	p.G.AddMulVec(k.scr, k.mu)
 	if k.self != k {
@@ -310,7 +348,19 @@ func (k *Corrector) dqChunk(w, lo, hi int) {
 	for b := lo; b < hi; b++ {
 		s, e := minv.Bounds(b)
 		minv.MulVecBlock(b, k.dq[s:e], k.scr[s:e])
+		mv := false
+		for _, d := range k.dq[s:e] {
+			mv = mv || d != 0
+		}
+		k.moved[b] = mv
 	}
+}
+
+func growBool(s []bool, n int) []bool {
+	if cap(s) < n {
+		return make([]bool, n, n+n/4+8)
+	}
+	return s[:n]
 }
 
 // SetCorrection installs the position correction c as the last stage of
