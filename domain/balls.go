@@ -42,6 +42,16 @@ type Balls struct {
 	*grid
 	m        *ballModel
 	contacts int // of the whole system in the last step (followStep)
+
+	// Observed is, on Root, the energies and momentum after the last
+	// step of a driven run (Attach).
+	Observed Observed
+	// OnFrame, if set, writes this rank's part of output frame k (Frame;
+	// a driven run's VTK pieces).
+	OnFrame func(k int) error
+
+	prev  []body      // the owned balls before the step (followStep)
+	obsIn [][]float64 // Root's reductions
 }
 
 // New splits the system sys, which every rank holds whole (read from the
@@ -153,6 +163,8 @@ type ballModel struct {
 	cs              []contact
 	cvplus          []float64
 	gq, gv          []float64
+	oid, or         []float64 // Owned
+	opos, ovel      [][3]float64
 }
 
 func (m *ballModel) nv() int    { return 2 }

@@ -245,6 +245,29 @@
 // trajectory into balls_NNNNN.vtp files (z = 0; arrays radius, mass, fixed,
 // id, velocity, speed) plus balls.pvd.
 //
+// A run across MPI ranks (impactsim run under mpirun --vtk) writes each
+// frame in pieces: every rank writes its own balls, sorted by global id,
+// with WriteVTP to vtk/frame_NNNNN_rRRRR.vtp (PieceFile; arrays radius,
+// velocity and id, the ball's global id as Float64, exact below 2⁵³),
+// and rank 0 writes, once every piece is in place, the parallel index
+// vtk/frame_NNNNN.pvtp (WritePVTP):
+//
+//	<VTKFile type="PPolyData" version="1.0" byte_order="LittleEndian" header_type="UInt64">
+//	  <PPolyData GhostLevel="0">
+//	    <PPointData Scalars="radius" Vectors="velocity">
+//	      <PDataArray type="Float64" Name="radius" NumberOfComponents="1"/>
+//	      ...
+//	    <PPoints> <PDataArray type="Float64" Name="Points" NumberOfComponents="3"/> </PPoints>
+//	    <Piece Source="frame_00012_r0000.vtp"/>
+//	    <Piece Source="frame_00012_r0001.vtp"/>
+//	    ...
+//
+// and lists the .pvtp files in vtk/trajectory.pvd, the series ParaView
+// opens. Pieces and indexes are written to a .tmp file and renamed: a
+// reader never finds a truncated file under its final name, nor an index
+// naming a piece not yet written (a job killed mid-frame may leave .tmp
+// files and pieces of a frame with no index).
+//
 // # Rendering
 //
 // Render2D and RenderPanels draw frames with github.com/fogleman/gg: moving

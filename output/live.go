@@ -112,7 +112,7 @@ func ClearRunDir(dir string) error {
 		"vtk/trajectory.pvd", "render/animation.gif", "render/animation.mp4"} {
 		names = append(names, n, n+tmpSuffix)
 	}
-	for _, pat := range []string{"vtk/frame_*.vtp", "vtk/frame_*.vtp.tmp", "render/frame_*.png", "render/frame_*.png.tmp"} {
+	for _, pat := range []string{"vtk/frame_*.vtp", "vtk/frame_*.vtp.tmp", "vtk/frame_*.pvtp", "vtk/frame_*.pvtp.tmp", "render/frame_*.png", "render/frame_*.png.tmp"} {
 		m, err := filepath.Glob(filepath.Join(dir, pat))
 		if err != nil {
 			return fmt.Errorf("output: %w", err)

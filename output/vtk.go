@@ -424,3 +424,72 @@ func checkTrajScenes(traj *Trajectory, pn *Panel) error {
 	}
 	return nil
 }
+
+// PieceFile is the name of rank r's piece of frame k in a run's vtk
+// directory under mpirun: frame_00012_r0003.vtp.
+func PieceFile(frame, rank int) string { return fmt.Sprintf("frame_%05d_r%04d.vtp", frame, rank) }
+
+// WritePVTP writes a parallel PolyData index (.pvtp, file version 1.0)
+// at path naming the pieces (.vtp files written by WriteVTP, paths
+// relative to the index's directory) that together hold one data set.
+// fields gives the point arrays' names and kinds (their values are not
+// used; a rank's own fields will do): every piece must hold those
+// arrays, in that order. The index is written atomically; write it after
+// every piece is in place, so that a reader never finds an index naming a
+// missing piece.
+func WritePVTP(path string, fields []PointField, pieces []string) error {
+	activeS, activeV := "", ""
+	for _, f := range fields {
+		if f.Name == "" || strings.ContainsAny(f.Name, "<>&\"'\r\n\t") {
+			return fmt.Errorf("output: pvtp: bad field name %q", f.Name)
+		}
+		if f.Vectors != nil {
+			if activeV == "" {
+				activeV = f.Name
+			}
+		} else if activeS == "" || f.Name == RadiusField {
+			activeS = f.Name
+		}
+	}
+	var b strings.Builder
+	b.WriteString("<?xml version=\"1.0\"?>\n")
+	b.WriteString("<VTKFile type=\"PPolyData\" version=\"1.0\" byte_order=\"LittleEndian\" header_type=\"UInt64\">\n")
+	b.WriteString("  <PPolyData GhostLevel=\"0\">\n")
+	b.WriteString("    <PPointData")
+	if activeS != "" {
+		fmt.Fprintf(&b, " Scalars=\"%s\"", activeS)
+	}
+	if activeV != "" {
+		fmt.Fprintf(&b, " Vectors=\"%s\"", activeV)
+	}
+	b.WriteString(">\n")
+	for _, f := range fields {
+		nc := 1
+		if f.Vectors != nil {
+			nc = 3
+		}
+		fmt.Fprintf(&b, "      <PDataArray type=\"Float64\" Name=\"%s\" NumberOfComponents=\"%d\"/>\n", f.Name, nc)
+	}
+	b.WriteString("    </PPointData>\n")
+	b.WriteString("    <PPoints>\n")
+	b.WriteString("      <PDataArray type=\"Float64\" Name=\"Points\" NumberOfComponents=\"3\"/>\n")
+	b.WriteString("    </PPoints>\n")
+	for _, p := range pieces {
+		if p == "" || filepath.IsAbs(p) || strings.ContainsAny(p, "<>&\"") {
+			return fmt.Errorf("output: pvtp: bad piece name %q (want a relative path)", p)
+		}
+		fmt.Fprintf(&b, "    <Piece Source=\"%s\"/>\n", filepath.ToSlash(p))
+	}
+	b.WriteString("  </PPolyData>\n")
+	b.WriteString("</VTKFile>\n")
+	return writeFileAtomic(path, []byte(b.String()))
+}
+
+// AddPVTP writes the index name (relative to Dir) of the pieces with
+// WritePVTP and records it at time t.
+func (p *PVDWriter) AddPVTP(t float64, name string, fields []PointField, pieces []string) error {
+	if err := WritePVTP(filepath.Join(p.dir, name), fields, pieces); err != nil {
+		return err
+	}
+	return p.Add(t, name)
+}

@@ -71,6 +71,16 @@
 // error is recorded in summary.json (status "failed") and returned with the
 // directory named.
 //
+// # Distributed systems
+//
+// A System that is also a Distributed (a ball scene under mpirun,
+// cmd/impactsim) keeps its state on several processes: the driver takes
+// each step's energies and momentum from Observe (reductions the step
+// made), gathers the state with Sync only for trajectory frames (and the
+// checkpoints of cmd/impactsim), sets no Check (the step checks the state
+// on every process and undoes a refused step itself), and WriteVTK may
+// write each frame in pieces with an index (output.WritePVTP).
+//
 // # Progress
 //
 // The progress bar estimates the remaining time from the recent steps'

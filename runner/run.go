@@ -40,6 +40,23 @@ type System interface {
 	WriteVTK(pvd *output.PVDWriter, name string, t float64, q, v []float64) error
 }
 
+// Distributed is a System whose state lives on several processes (a run
+// across MPI ranks, cmd/impactsim): after a step the stepper's Q and V
+// are the whole state only once Sync gathered them, which the driver does
+// at frames alone. Every step's energies and momentum come from Observe
+// (reduced across the processes by the step), the step itself checks
+// that the state is finite on every process (a refused step returns a
+// *sim.CheckError with the state before it restored), and WriteVTK may
+// write the frame in pieces (it is called with the synced state).
+type Distributed interface {
+	System
+	// Observe returns the kinetic and potential energy of the state after
+	// the last step and writes its momentum into p (len Info().Dim).
+	Observe(p []float64) (kinetic, potential float64)
+	// Sync makes the stepper's Q and V the current state.
+	Sync() error
+}
+
 // Info describes a run.
 type Info struct {
 	Scene      string // where the scene came from (file or builtin:NAME)
@@ -254,10 +271,19 @@ func Run(sys System, c Config) (*Summary, error) {
 	if k := st.Correction(); k != nil && k.Config().Project {
 		res.CorrectionTol = k.Config().Tol
 	}
-	ke, pe := sys.Energy(st.Q, st.V)
-	res.Energy0, res.Energy1 = ke+pe, ke+pe
+	// observe returns the energies and writes the momentum of the
+	// stepper's current state.
+	dist, _ := sys.(Distributed)
+	observe := func(p []float64) (ke, pe float64) {
+		if dist != nil {
+			return dist.Observe(p)
+		}
+		sys.Momentum(p, st.V)
+		return sys.Energy(st.Q, st.V)
+	}
 	res.Momentum0 = make([]float64, info.Dim)
-	sys.Momentum(res.Momentum0, st.V)
+	ke, pe := observe(res.Momentum0)
+	res.Energy0, res.Energy1 = ke+pe, ke+pe
 	res.Momentum1 = append([]float64(nil), res.Momentum0...)
 	summaryPath := filepath.Join(c.Out, output.SummaryFile)
 	lastSummary := time.Now()
@@ -334,8 +360,7 @@ func Run(sys System, c Config) (*Summary, error) {
 	st.AddFirstHook(sim.Hook{Name: "runner: before the End hooks",
 		End: func(st *sim.Stepper) error {
 			if running {
-				sys.Momentum(pBefore, st.V)
-				ke, pe := sys.Energy(st.Q, st.V)
+				ke, pe := observe(pBefore)
 				eBefore = ke + pe
 			}
 			return nil
@@ -368,6 +393,11 @@ func Run(sys System, c Config) (*Summary, error) {
 			bc := res.BodyChanges
 			bc.SceneFiles = append(bc.SceneFiles, filepath.ToSlash(filepath.Join(output.SceneChangeDir(res.Frames), name)))
 		}
+		if dist != nil {
+			if err := dist.Sync(); err != nil {
+				return err
+			}
+		}
 		if err := traj.WriteFrame(res.Frames, st.T, st.Q, st.V); err != nil {
 			return err
 		}
@@ -384,8 +414,7 @@ func Run(sys System, c Config) (*Summary, error) {
 		return writeSummary()
 	}
 	writeEnergy := func() error {
-		ke, pe := sys.Energy(st.Q, st.V)
-		sys.Momentum(p, st.V)
+		ke, pe := observe(p)
 		l := &st.Last
 		copy(pBefore, p)
 		eBefore = ke + pe
@@ -409,7 +438,10 @@ func Run(sys System, c Config) (*Summary, error) {
 	}
 	// A state that leaves the range of float64 stops the run at the step
 	// that produced it, with the state before it kept (sim.Stepper.Check).
-	st.Check = func(q, v []float64) error { return checkState(sys, q, v) }
+	// A distributed step checks its state itself, on every process.
+	if dist == nil {
+		st.Check = func(q, v []float64) error { return checkState(sys, q, v) }
+	}
 	runErr := saveFrame()
 	if runErr == nil {
 		runErr = writeEnergy()
@@ -481,9 +513,8 @@ func Run(sys System, c Config) (*Summary, error) {
 			runErr = err
 		}
 	}
-	ke, pe = sys.Energy(st.Q, st.V)
+	ke, pe = observe(res.Momentum1)
 	res.Energy1 = ke + pe
-	sys.Momentum(res.Momentum1, st.V)
 	closeErr := traj.Close()
 	if err := energy.Close(); closeErr == nil {
 		closeErr = err

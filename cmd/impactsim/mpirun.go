@@ -5,10 +5,12 @@ import (
 	"io"
 	"math"
 	"path/filepath"
+	"strings"
 
 	"impactsim/ball2d"
 	"impactsim/domain"
 	"impactsim/mpi"
+	"impactsim/output"
 	"impactsim/runner"
 	"impactsim/scenario"
 	"impactsim/sim"
@@ -33,10 +35,12 @@ func underMpirun() (bool, error) {
 
 // runMPI is `run` as one rank of an mpirun job (ball2d scenes): every rank
 // reads the scene and keeps the balls of its subdomain (package domain);
-// rank 0 drives the run with the same driver as one process, so the run
-// directory (trajectory.csv, energy.csv, summary.json, VTK) is the
-// one-process run's, with the state gathered every step; the other ranks
-// write nothing. Bad input is refused before anything is written (exit
+// rank 0 drives the run with the same driver as one process
+// (runner.Distributed): energy.csv from reductions after every step,
+// trajectory.csv from the state gathered at its frames (and checkpoints)
+// only, and with --vtk every rank writes its own piece of each frame
+// (vtk/frame_NNNNN_rRRRR.vtp) while rank 0 writes the index
+// (vtk/frame_NNNNN.pvtp, listed in vtk/trajectory.pvd). Bad input is refused before anything is written (exit
 // status 2, one message); a rank that fails during the run aborts the job
 // with a line naming it.
 func runMPI(c *runConfig, stdout, stderr io.Writer) error {
@@ -67,6 +71,13 @@ func runMPI(c *runConfig, stdout, stderr io.Writer) error {
 		return err
 	}
 	n := r.Sys.N()
+	if c.vtk {
+		dir := filepath.Join(c.out, "vtk")
+		b.OnFrame = func(k int) error {
+			ids, pos, vel, rad := b.Owned()
+			return output.WriteVTP(filepath.Join(dir, output.PieceFile(k, world.Rank())), pos, pieceFields(ids, vel, rad), output.VTKBinary)
+		}
+	}
 	if world.Rank() != 0 {
 		if err := b.Follow(n); err != nil {
 			return fail(err)
@@ -81,7 +92,7 @@ func runMPI(c *runConfig, stdout, stderr io.Writer) error {
 			world.Size(), cfg.Dims[0], cfg.Dims[1], cfg.Lo[0], cfg.Hi[0], cfg.Lo[1], cfg.Hi[1])
 	}
 	b.Attach(r.Stepper, n)
-	runErr := runAndReport(runner.Ball2D(r), c, stdout, stderr)
+	runErr := runAndReport(&distributedBalls{System: runner.Ball2D(r), r: r, b: b, n0: b.N, ranks: world.Size()}, c, stdout, stderr)
 	if err := b.Stop(); err != nil && runErr == nil {
 		runErr = err
 	}
@@ -196,4 +207,58 @@ func region(r *scenario.Ball2D) (lo, hi [2]float64) {
 		}
 	}
 	return lo, hi
+}
+
+// distributedBalls is a ball scene run across ranks as rank 0's driver
+// sees it (runner.Distributed): the state lives on the ranks, the
+// stepper's Q and V hold it after Sync.
+type distributedBalls struct {
+	runner.System
+	r      *scenario.Ball2D
+	b      *domain.Balls
+	n0     int // the step the run started from
+	ranks  int
+	frames int // VTK frames written
+}
+
+// Observe returns the reductions of the last step (the stepper's own
+// state before the first).
+func (d *distributedBalls) Observe(p []float64) (ke, pe float64) {
+	if d.b.N == d.n0 {
+		st := d.r.Stepper
+		d.System.Momentum(p, st.V)
+		return d.System.Energy(st.Q, st.V)
+	}
+	o := &d.b.Observed
+	copy(p, o.Momentum[:])
+	return o.Kinetic, o.Potential
+}
+
+func (d *distributedBalls) Sync() error { return d.b.Sync(d.r.Stepper, d.r.Sys.N()) }
+
+// WriteVTK writes frame name as pieces, one per rank, and their index
+// (name with .pvtp for .vtp), once every rank wrote its piece.
+func (d *distributedBalls) WriteVTK(pvd *output.PVDWriter, name string, t float64, _, _ []float64) error {
+	k := d.frames
+	if err := d.b.Frame(k); err != nil {
+		return err
+	}
+	d.frames++
+	pieces := make([]string, d.ranks)
+	for r := range pieces {
+		pieces[r] = output.PieceFile(k, r)
+	}
+	ids, _, vel, rad := d.b.Owned()
+	return pvd.AddPVTP(t, strings.TrimSuffix(name, ".vtp")+".pvtp", pieceFields(ids, vel, rad), pieces)
+}
+
+func (d *distributedBalls) Close() { d.r.Close() }
+
+// pieceFields are the point arrays of a rank's VTK piece: those of a
+// one-process frame (radius, velocity) and the balls' global ids.
+func pieceFields(ids []float64, vel [][3]float64, r []float64) []output.PointField {
+	if vel == nil {
+		vel = [][3]float64{} // a vector field also when the rank holds no ball
+	}
+	return []output.PointField{output.ScalarField(output.RadiusField, r), output.VectorField("velocity", vel), output.ScalarField("id", ids)}
 }

@@ -2,16 +2,22 @@ package main
 
 import (
 	"bytes"
+	"encoding/base64"
+	"encoding/binary"
 	"errors"
+	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
 	"impactsim/mpi"
+	"impactsim/output"
 )
 
 // mpiRunEnv makes the test binary, started by mpirun, run the impactsim
@@ -60,29 +66,16 @@ func skipWithoutMPI(t *testing.T) {
 	}
 }
 
-// energyPrefix is energy.csv without its timing and later columns: step,
-// time, energies, momentum, contacts, iterations.
-func energyPrefix(t *testing.T, dir string) string {
-	t.Helper()
-	data, err := os.ReadFile(filepath.Join(dir, "energy.csv"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b strings.Builder
-	for _, l := range strings.Split(string(data), "\n") {
-		f := strings.Split(l, ",")
-		b.WriteString(strings.Join(f[:min(len(f), 9)], ","))
-		b.WriteByte('\n')
-	}
-	return b.String()
-}
-
 // mpirun -np N impactsim run writes the one-process run's trajectory.csv
-// byte for byte and the same energy.csv (but for timings), on 1, 2 and 4
-// ranks.
+// byte for byte (gathered at frames) and energy.csv's step, time,
+// contacts and iterations exactly, its energies and momentum (reduced
+// across ranks, added in another order) to rounding, on 1, 2 and 4
+// ranks; with --vtk the union of the ranks' pieces of each frame holds
+// every ball once, with the one-process frame's position, velocity and
+// radius bit for bit, and every index names pieces that exist.
 func TestMPIRunMatchesOneProcess(t *testing.T) {
 	skipWithoutMPI(t)
-	args := []string{"run", "builtin:drum_gas_1000", "--end", "1", "--quiet"}
+	args := []string{"run", "builtin:drum_gas_1000", "--end", "1", "--quiet", "--vtk", "--frames", "5"}
 	one := t.TempDir()
 	if code, _, errs := runCLI(t, append(args, "--out", one)...); code != 0 {
 		t.Fatalf("one process: exit %d: %s", code, errs)
@@ -104,9 +97,153 @@ func TestMPIRunMatchesOneProcess(t *testing.T) {
 		if !bytes.Equal(got, traj) {
 			t.Errorf("%d ranks: trajectory.csv differs from one process's", np)
 		}
-		if energyPrefix(t, dir) != energyPrefix(t, one) {
-			t.Errorf("%d ranks: energy.csv differs from one process's", np)
+		checkEnergyRounding(t, np, one, dir)
+		if np > 1 {
+			checkPieces(t, np, one, dir, 6)
 		}
+	}
+}
+
+// checkEnergyRounding compares energy.csv of a run across ranks with one
+// process's: step, time, contacts and iterations equal, energies and
+// momentum within 1e-13 of the column's largest magnitude (sums of 1,000
+// terms in another order).
+func checkEnergyRounding(t *testing.T, np int, one, dir string) {
+	t.Helper()
+	a, b := readCSV(t, filepath.Join(one, "energy.csv")), readCSV(t, filepath.Join(dir, "energy.csv"))
+	if len(a) != len(b) {
+		t.Fatalf("%d ranks: energy.csv has %d rows, one process %d", np, len(b), len(a))
+	}
+	scale := make([]float64, 9)
+	for _, r := range a {
+		for j := 2; j < 7; j++ {
+			scale[j] = max(scale[j], math.Abs(r[j]))
+		}
+	}
+	worst := 0.0
+	for i := range a {
+		for j := 0; j < 9; j++ {
+			d := math.Abs(a[i][j] - b[i][j])
+			if j >= 2 && j < 7 {
+				if scale[j] > 0 {
+					worst = max(worst, d/scale[j])
+				}
+				if d > 1e-13*scale[j] {
+					t.Fatalf("%d ranks: energy.csv row %d column %d: %v, one process %v", np, i, j, b[i][j], a[i][j])
+				}
+			} else if d != 0 {
+				t.Fatalf("%d ranks: energy.csv row %d column %d: %v, one process %v", np, i, j, b[i][j], a[i][j])
+			}
+		}
+	}
+	t.Logf("%d ranks: energies and momentum within %.2g of their scale", np, worst)
+}
+
+func readCSV(t *testing.T, path string) [][]float64 {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows [][]float64
+	for _, l := range strings.Split(strings.TrimSpace(string(data)), "\n")[1:] {
+		var r []float64
+		for _, f := range strings.Split(l, ",") {
+			x, err := strconv.ParseFloat(f, 64)
+			if err != nil {
+				x = math.NaN()
+			}
+			r = append(r, x)
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// checkPieces checks the VTK pieces of frames 0..frames−1 of a run on np
+// ranks against the one-process run's frames.
+func checkPieces(t *testing.T, np int, one, dir string, frames int) {
+	t.Helper()
+	pvd, err := os.ReadFile(filepath.Join(dir, "vtk", "trajectory.pvd"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(string(pvd), ".pvtp\""); n != frames {
+		t.Fatalf("%d ranks: trajectory.pvd lists %d indexes, want %d", np, n, frames)
+	}
+	for k := 0; k < frames; k++ {
+		ref := readVTP(t, filepath.Join(one, "vtk", fmt.Sprintf("frame_%05d.vtp", k)))
+		n := len(ref["radius"])
+		idx, err := os.ReadFile(filepath.Join(dir, "vtk", fmt.Sprintf("frame_%05d.pvtp", k)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := strings.Count(string(idx), "<Piece "); c != np {
+			t.Fatalf("%d ranks: frame %d index names %d pieces", np, k, c)
+		}
+		seen := make([]bool, n)
+		for r := 0; r < np; r++ {
+			name := output.PieceFile(k, r)
+			if !strings.Contains(string(idx), `Source="`+name+`"`) {
+				t.Fatalf("%d ranks: frame %d index does not name %s", np, k, name)
+			}
+			p := readVTP(t, filepath.Join(dir, "vtk", name))
+			for i, x := range p["id"] {
+				id := int(x)
+				if float64(id) != x || id < 0 || id >= n || seen[id] {
+					t.Fatalf("%d ranks: frame %d piece %d: ball id %v out of range or held twice", np, k, r, x)
+				}
+				seen[id] = true
+				for c := 0; c < 3; c++ {
+					if p["Points"][3*i+c] != ref["Points"][3*id+c] || p["velocity"][3*i+c] != ref["velocity"][3*id+c] {
+						t.Fatalf("%d ranks: frame %d ball %d differs from one process's", np, k, id)
+					}
+				}
+				if p["radius"][i] != ref["radius"][id] {
+					t.Fatalf("%d ranks: frame %d ball %d radius differs", np, k, id)
+				}
+			}
+		}
+		for id, ok := range seen {
+			if !ok {
+				t.Fatalf("%d ranks: frame %d: ball %d in no piece", np, k, id)
+			}
+		}
+	}
+	tmp, _ := filepath.Glob(filepath.Join(dir, "vtk", "*.tmp"))
+	if len(tmp) > 0 {
+		t.Fatalf("%d ranks: temporary files left: %v", np, tmp)
+	}
+}
+
+// readVTP returns the Float64 arrays of a binary .vtp file by name
+// (WriteVTP's inline base64: a padded 8-byte length, then the values).
+func readVTP(t *testing.T, path string) map[string][]float64 {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string][]float64{}
+	s := string(data)
+	for {
+		i := strings.Index(s, `<DataArray type="Float64" Name="`)
+		if i < 0 {
+			return out
+		}
+		s = s[i+len(`<DataArray type="Float64" Name="`):]
+		name := s[:strings.Index(s, `"`)]
+		s = s[strings.Index(s, ">")+1:]
+		body := strings.TrimSpace(s[:strings.Index(s, "</DataArray>")])
+		raw, err := base64.StdEncoding.DecodeString(body[12:])
+		if err != nil {
+			t.Fatalf("%s: array %s: %v", path, name, err)
+		}
+		v := make([]float64, len(raw)/8)
+		for j := range v {
+			v[j] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*j:]))
+		}
+		out[name] = v
 	}
 }
 

@@ -46,7 +46,7 @@ func parseRun(args []string) (*runConfig, error) {
 	fs.StringVar(&c.opts.Solver, "solver", "", "QP solver: `auto|dense|sparse|interior`")
 	fs.StringVar(&c.out, "out", "", "output directory (default out/NAME)")
 	countVar(fs, &c.frames, "frames", 500, 1, 1e9, "number of trajectory frames to save")
-	fs.BoolVar(&c.vtk, "vtk", false, "also write VTK (.vtp + .pvd) for ParaView")
+	fs.BoolVar(&c.vtk, "vtk", false, "also write VTK (.vtp + .pvd) for ParaView (under mpirun: a .vtp piece per rank and a .pvtp index per frame)")
 	fs.BoolVar(&c.quiet, "quiet", false, "no progress bar")
 	countVar(fs, &c.opts.MaxIter, "max-iter", 0, 0, 1e9, "operator iteration cap (default 100000)")
 	fs.BoolVar(&c.strict, "strict", false, "stop at a step whose contact law reaches its iteration cap (default: record it and go on)")
@@ -181,6 +181,11 @@ func runAndReport(sys runner.System, c *runConfig, stdout, stderr io.Writer) err
 		st.AddHook(sim.Hook{Name: "checkpoint", End: func(s *sim.Stepper) error {
 			if s.N%c.saveEvery != 0 {
 				return nil
+			}
+			if d, ok := sys.(runner.Distributed); ok {
+				if err := d.Sync(); err != nil {
+					return err
+				}
 			}
 			return writeStateAs("run", s, c.saveState, tag)
 		}})
