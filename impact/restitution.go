@@ -54,3 +54,20 @@ func (r *VelocityRestitution) Apply(p *mech.Problem) {
 		p.CoR[i] = r.E(p.CoR[i], -u)
 	}
 }
+
+// RestitutionWarning returns the warning for operator name on a system
+// whose coefficient of restitution is c (e₀ of e(v) when velocityDependent),
+// or "" when the operator applies it. QCE (Alg. 1 of Zhang et al.) is
+// purely elastic and ignores every contact's cᵢ, so a qce run with c < 1 —
+// or with e(v), which is below 1 at every approach speed when e₀ < 1 — has
+// elastic impacts; qce_lcp (eq. 19) applies cᵢ to QCE's velocity.
+func RestitutionWarning(name string, c float64, velocityDependent bool) string {
+	if name != "qce" || !(c < 1) {
+		return ""
+	}
+	what := fmt.Sprintf("c = %g", c)
+	if velocityDependent {
+		what = fmt.Sprintf("velocity-dependent e(v) with e₀ = %g", c)
+	}
+	return fmt.Sprintf("operator qce is purely elastic (Zhang et al. Alg. 1): the restitution %s is ignored and every impact is elastic; qce_lcp (eq. 19) applies it", what)
+}

@@ -2,6 +2,7 @@ package impact_test
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"impactsim/desiderata"
@@ -77,6 +78,28 @@ func TestPropagation(t *testing.T) {
 				t.Errorf("%s: first pushes %v, want %v", name, got, w)
 				break
 			}
+		}
+	}
+}
+
+func TestRestitutionWarning(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		c    float64
+		ev   bool
+		want string // substring; "" for no warning
+	}{
+		{"qce", 0.7, false, "c = 0.7 is ignored"},
+		{"qce", 0.7, true, "e(v) with e₀ = 0.7 is ignored"},
+		{"qce", 0, false, "qce_lcp (eq. 19) applies it"},
+		{"qce", 1, false, ""},
+		{"qce", 1, true, ""},
+		{"qce_lcp", 0.7, true, ""},
+		{"gr", 0.5, false, ""},
+	} {
+		w := impact.RestitutionWarning(tc.name, tc.c, tc.ev)
+		if (tc.want == "") != (w == "") || !strings.Contains(w, tc.want) {
+			t.Errorf("RestitutionWarning(%q, %v, %v) = %q, want it to contain %q", tc.name, tc.c, tc.ev, w, tc.want)
 		}
 	}
 }

@@ -20,7 +20,7 @@ func (b ball2DRun) Stepper() *sim.Stepper { return b.r.Stepper }
 
 func (b ball2DRun) Info() Info {
 	return Info{Scene: b.r.Scene.Source, System: "ball2d", Noun: "balls", Bodies: b.r.Sys.N(), Dim: 2,
-		Integrator: b.r.Scene.Integrator.Type, Mapping: b.r.Mapping}
+		Integrator: b.r.Scene.Integrator.Type, Mapping: b.r.Mapping, Warnings: b.r.Warnings}
 }
 
 func (b ball2DRun) Layout() output.Layout { return output.BallLayout }

@@ -29,7 +29,7 @@ func (b *rigid2DRun) Stepper() *sim.Stepper { return b.r.Stepper }
 
 func (b *rigid2DRun) Info() Info {
 	return Info{Scene: b.r.Scene.Source, System: "rigid2d", Noun: "bodies", Bodies: b.r.Sys.N(), Dim: 2,
-		Integrator: b.r.Sys.Integrator.String(), Mapping: b.r.Mapping}
+		Integrator: b.r.Sys.Integrator.String(), Mapping: b.r.Mapping, Warnings: b.r.Warnings}
 }
 
 func (b *rigid2DRun) Layout() output.Layout { return output.Rigid2DLayout }

@@ -27,7 +27,7 @@ func (b *rigid3DRun) Stepper() *sim.Stepper { return b.r.Stepper }
 
 func (b *rigid3DRun) Info() Info {
 	return Info{Scene: b.r.Source, System: "rigid3d", Noun: "bodies", Bodies: b.r.Sys.N(), Dim: 3,
-		Integrator: b.r.Sys.Integrator.String(), Mapping: b.r.Mapping}
+		Integrator: b.r.Sys.Integrator.String(), Mapping: b.r.Mapping, Warnings: b.r.Warnings}
 }
 
 func (b *rigid3DRun) Layout() output.Layout { return output.Rigid3DLayout }

@@ -66,6 +66,9 @@ type Info struct {
 	Dim        int // spatial dimension: length of the momentum
 	Integrator string
 	Mapping    string // how the scene's configuration was mapped onto impactsim's laws
+	// Warnings about the law (qce with restitution below 1), one line each;
+	// the command prints them before the run (--strict: an error).
+	Warnings []string
 }
 
 // Config says how to run.

@@ -89,6 +89,9 @@ type Ball2D struct {
 	// Mapping says in words how the scene's configuration was mapped onto
 	// impactsim's operators (for summaries).
 	Mapping string
+	// Warnings are the law's warnings (qce with restitution below 1),
+	// one line each, for the command to print.
+	Warnings []string
 }
 
 // solverFor maps a SCISim solver name onto an impactsim QP solver name.
@@ -130,7 +133,7 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 	law, st, err := lawStepper(sys, sceneLaw{source: sc.Source, impact: &sc.ImpactOperator, friction: &sc.Friction,
 		dt: sc.Integrator.Dt, dtLine: sc.Integrator.Line,
 		corr: correctionScene{source: sc.Source, elem: sc.Correction, own: ownScene(sc.Source),
-			gravity: sys.Gravity != [2]float64{}, scale: ball2dScale(sys)}}, sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping)
+			gravity: sys.Gravity != [2]float64{}, scale: ball2dScale(sys)}}, sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping, &r.Warnings)
 	if err != nil {
 		return nil, err
 	}

@@ -36,8 +36,9 @@ type sceneLaw struct {
 //   - none: the fallback (gr unless the system says otherwise).
 //
 // mu and cor are the system's coefficients after the options; mapping
-// receives the sentence that says what was chosen.
-func lawStepper(sys sim.System, sl sceneLaw, q, v []float64, mu, cor float64, opt Options, mapping *string) (sim.ContactLaw, *sim.Stepper, error) {
+// receives the sentence that says what was chosen, warnings the law's
+// warnings (impact.RestitutionWarning: qce with c < 1), one line each.
+func lawStepper(sys sim.System, sl sceneLaw, q, v []float64, mu, cor float64, opt Options, mapping *string, warnings *[]string) (sim.ContactLaw, *sim.Stepper, error) {
 	solver := solverFor(opt)
 	var law sim.ContactLaw
 	var err error
@@ -48,6 +49,9 @@ func lawStepper(sys sim.System, sl sceneLaw, q, v []float64, mu, cor float64, op
 			return nil, nil, fmt.Errorf("option --operator: %w", err)
 		}
 		*mapping = fmt.Sprintf("operator %s (command line), QP solver %s", op.Name(), solver)
+		if w := impact.RestitutionWarning(op.Name(), cor, opt.RestitutionV0 > 0); w != "" {
+			*warnings = append(*warnings, w)
+		}
 		law, err = withFriction(op, mu, solver, mapping)
 		if err != nil {
 			return nil, nil, err

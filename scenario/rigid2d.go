@@ -18,6 +18,9 @@ type Rigid2D struct {
 	Law     sim.ContactLaw
 	Stepper *sim.Stepper
 	Mapping string
+	// Warnings are the law's warnings (qce with restitution below 1),
+	// one line each, for the command to print.
+	Warnings []string
 }
 
 // Rigid2DFromScene builds the rigid2d system of sc (no contact law). The
@@ -92,7 +95,7 @@ func NewRigid2D(sc *scene.RigidBody2DScene, opt Options) (*Rigid2D, error) {
 		dt: sc.Integrator.Dt, dtLine: sc.Integrator.Line,
 		fallback: noResponse{}, fallbackMapping: "no impact operator or friction solver in the scene: contacts are not resolved (as SCISim)",
 		corr: correctionScene{source: sc.Source, elem: sc.Correction, own: ownScene(sc.Source), gravity: sys.Gravity != [2]float64{}}},
-		sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping)
+		sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping, &r.Warnings)
 	if err != nil {
 		return nil, err
 	}

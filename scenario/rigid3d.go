@@ -27,6 +27,9 @@ type Rigid3D struct {
 	Law     sim.ContactLaw
 	Stepper *sim.Stepper
 	Mapping string
+	// Warnings are the law's warnings (qce with restitution below 1),
+	// one line each, for the command to print.
+	Warnings []string
 }
 
 func vec(a [3]float64) r3.Vec { return r3.Vec{X: a[0], Y: a[1], Z: a[2]} }
@@ -244,7 +247,7 @@ func newRigid3D(sc *scene.RigidBody3DScene, opt Options) (*Rigid3D, error) {
 	}
 	law, st, err := lawStepper(sys, sceneLaw{source: sc.Source, impact: &sc.ImpactOperator, friction: &sc.Friction,
 		dt: sc.Integrator.Dt, dtLine: sc.Integrator.Line, corr: rigid3dCorrection(sys, sc.Source, sc.Correction)},
-		sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping)
+		sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping, &r.Warnings)
 	if err != nil {
 		return nil, err
 	}
@@ -295,6 +298,9 @@ func NewRigid3DSystem(sys *rigid3d.System, dt float64, source, defaultOp string,
 		return nil, fmt.Errorf("option --operator: %w", err)
 	}
 	r := &Rigid3D{Sys: sys, Source: source, Mapping: "built-in scene, operator " + op.Name()}
+	if w := impact.RestitutionWarning(op.Name(), sys.CoR, opt.RestitutionV0 > 0); w != "" {
+		r.Warnings = append(r.Warnings, w)
+	}
 	if r.Law, err = withFriction(op, sys.Mu, solver, &r.Mapping); err != nil {
 		return nil, err
 	}

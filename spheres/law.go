@@ -56,6 +56,12 @@ func (l *Law) Check() error {
 	return nil
 }
 
+// Warning returns the one-line warning about the law ("" if none): qce
+// with restitution below 1 ignores it (impact.RestitutionWarning).
+func (l *Law) Warning() string {
+	return impact.RestitutionWarning(l.Operator, l.CoR, l.V0 > 0)
+}
+
 func (l *Law) friction() string {
 	if l.Friction == "" {
 		return "alg3"

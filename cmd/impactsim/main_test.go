@@ -349,3 +349,45 @@ func readPair(t *testing.T, pa, pb string) ([]byte, []byte) {
 	}
 	return a, b
 }
+
+// TestQCERestitutionWarning: qce ignores restitution, so `run` with qce and
+// c < 1 (or e(v)) prints one warning line saying so and still runs;
+// --strict makes it bad input (exit 2, nothing written); qce_lcp, which
+// applies c, and qce at c = 1 get no warning.
+func TestQCERestitutionWarning(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string // "" for no warning
+	}{
+		{[]string{"builtin:newtons_cradle", "--operator", "qce", "--cor", "0.5"}, "c = 0.5 is ignored"},
+		{[]string{"builtin:newtons_cradle", "--operator", "qce", "--cor", "0.7", "--cor-v0", "0.3"}, "e(v) with e₀ = 0.7 is ignored"},
+		{[]string{"builtin:eight_cubes", "--operator", "qce", "--cor", "0.2"}, "c = 0.2 is ignored"},
+		{[]string{"builtin:newtons_cradle", "--operator", "qce_lcp", "--cor", "0.5"}, ""},
+		{[]string{"builtin:newtons_cradle", "--operator", "qce", "--cor", "1"}, ""},
+	} {
+		dir := t.TempDir()
+		args := append([]string{"run"}, tc.args...)
+		args = append(args, "--end", "0.01", "--frames", "2", "--quiet", "--out", dir)
+		code, _, errs := runCLI(t, args...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", tc.args, code, errs)
+		}
+		if tc.want == "" {
+			if errs != "" {
+				t.Errorf("%v: want no warning, stderr %q", tc.args, errs)
+			}
+			continue
+		}
+		if strings.Count(errs, "\n") != 1 || !strings.Contains(errs, "impactsim: warning: operator qce is purely elastic") || !strings.Contains(errs, tc.want) || !strings.Contains(errs, "qce_lcp (eq. 19) applies it") {
+			t.Errorf("%v: want one warning line with %q, stderr %q", tc.args, tc.want, errs)
+		}
+		strict := filepath.Join(t.TempDir(), "strict")
+		code, _, errs = runCLI(t, append(args[:len(args)-1], strict, "--strict")...)
+		if code != 2 || !strings.Contains(errs, tc.want) || !strings.Contains(errs, "--strict") {
+			t.Errorf("%v --strict: exit %d, stderr %q; want 2 and the warning as the error", tc.args, code, errs)
+		}
+		if _, err := os.Stat(strict); !os.IsNotExist(err) {
+			t.Errorf("%v --strict: %s was written (%v)", tc.args, strict, err)
+		}
+	}
+}

@@ -89,8 +89,9 @@ func (o *patternOpts) points(name string) ([]patterns.Point, error) {
 	return []patterns.Point{p}, nil
 }
 
-// layer builds the layer of point p (bad flags: exit 2).
-func (o *patternOpts) layer(name string, p patterns.Point) (*patterns.Layer, error) {
+// layer builds the layer of point p (bad flags: exit 2) and prints the
+// law's warning (spheres.Law.Warning) on warn unless warn is nil.
+func (o *patternOpts) layer(name string, p patterns.Point, warn io.Writer) (*patterns.Layer, error) {
 	c := patterns.DefaultConfig(p)
 	c.N, c.H, c.Sigma, c.Depth, c.Operator, c.Friction, c.Solver, c.Seed = o.n, o.dt, o.sigma, o.depth, o.operator, o.friction, o.solver, o.seed
 	c.BoxedTol, c.BoxedMaxIter, c.Aspect = o.blcpTol, o.blcpIters, o.aspect
@@ -103,6 +104,9 @@ func (o *patternOpts) layer(name string, p patterns.Point) (*patterns.Layer, err
 	c.Correction = o.correction()
 	if err := c.Check(); err != nil {
 		return nil, usageError{fmt.Errorf("%s: %w", name, err)}
+	}
+	if law := c.Law(); warn != nil && law.Warning() != "" {
+		fmt.Fprintf(warn, "impactsim: warning: %s: %s\n", name, law.Warning())
 	}
 	if mem, ok := physicalMemory(); ok && float64(o.n)*4096 > mem {
 		return nil, badInput("%s: --n %d needs about %s, more than this machine's %s", name, o.n, fmtBytes(float64(o.n)*4096), fmtBytes(mem))
@@ -138,8 +142,12 @@ func cmdPatterns(args []string, stdout, stderr io.Writer) error {
 	}
 	pool := par.New(o.workers)
 	defer pool.Close()
-	for _, p := range pts {
-		y, err := o.layer("patterns", p)
+	for k, p := range pts {
+		warn := stderr
+		if k > 0 {
+			warn = nil // the same law: warned once
+		}
+		y, err := o.layer("patterns", p, warn)
 		if err != nil {
 			return err
 		}
@@ -248,7 +256,7 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 			hs = append(hs, h)
 		}
 	}
-	y, err := o.layer("bench patterns", pts[0])
+	y, err := o.layer("bench patterns", pts[0], stderr)
 	if err != nil {
 		return err
 	}

@@ -163,4 +163,16 @@ func TestBenchPatternsStepsCSV(t *testing.T) {
 	if !strings.Contains(out.String(), "by phase") || !strings.Contains(out.String(), "\nall ") {
 		t.Errorf("no phase table in\n%s", out.String())
 	}
+	// qce on the layer's e(v) with e₀ = 0.7: one warning line saying so;
+	// qce_lcp applies it: none
+	if w := "warning: bench patterns: operator qce is purely elastic"; strings.Count(errb.String(), w) != 1 || !strings.Contains(errb.String(), "e(v) with e₀ = 0.7 is ignored") {
+		t.Errorf("want one warning %q about e(v) in stderr:\n%s", w, errb.String())
+	}
+	errb.Reset()
+	if err := cmdBenchPatterns([]string{"--n", "900", "--dt", "5e-4", "--operator", "qce_lcp", "--friction", "blcp", "--warm-cycles", "0", "--steps", "1", "--workers", "1"}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(errb.String(), "warning") {
+		t.Errorf("qce_lcp: unexpected warning in stderr:\n%s", errb.String())
+	}
 }

@@ -170,6 +170,12 @@ func runAndReport(sys runner.System, c *runConfig, stdout, stderr io.Writer) err
 	if cl, ok := sys.(interface{ Close() }); ok {
 		defer cl.Close()
 	}
+	for _, w := range sys.Info().Warnings {
+		if c.strict {
+			return badInput("run: %s: %s (--strict makes this warning an error)", sys.Info().Scene, w)
+		}
+		fmt.Fprintf(stderr, "impactsim: warning: %s\n", w)
+	}
 	st := sys.Stepper()
 	if c.resume != "" && st.N == 0 {
 		if err := readStateAs("run", st, c.resume, sys.Info().Scene); err != nil {
