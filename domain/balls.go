@@ -204,9 +204,11 @@ func loadBalls(s *ball2d.System, all []body) {
 	}
 }
 
-func (m *ballModel) load(all []body) {
+func (m *ballModel) load(all []body, state bool) {
 	m.all = all
-	loadBalls(&m.loc, all)
+	if state {
+		loadBalls(&m.loc, all)
+	}
 }
 
 // detect: the prediction and the contacts of the local system, in (gid,
@@ -246,6 +248,11 @@ func (m *ballModel) solve(idx []int32) (mech.Stats, error) {
 	if len(idx) == 0 {
 		return mech.Stats{}, nil
 	}
+	if len(idx) == len(m.dets) {
+		// idx is increasing: every contact, in detection order (a rank
+		// without free ghosts).
+		return m.solveBalls(&m.loc, m.dets, m.vplus, &m.prob)
+	}
 	m.sub = m.sub[:0]
 	for _, k := range idx {
 		m.sub = append(m.sub, m.dets[k])
@@ -278,13 +285,17 @@ func (m *ballModel) solveRoot(bodies []body, cs []contact) (mech.Stats, error) {
 func (m *ballModel) advance(own []body) {
 	loc := &m.loc
 	loc.FreeFlight(loc.Q, m.vplus, m.h, m.qt, m.vt)
+	// The local system takes the new state (the core reuses it when the
+	// next step has the same bodies).
+	loc.Q, m.qt = m.qt, loc.Q
+	loc.V, m.vt = m.vt, loc.V
 	k := 0
 	for i := range m.all {
 		if m.all[i].ghost {
 			continue
 		}
 		o := &own[k]
-		o.x[0], o.x[1], o.p[0], o.p[1] = m.qt[2*i], m.qt[2*i+1], m.vt[2*i], m.vt[2*i+1]
+		o.x[0], o.x[1], o.p[0], o.p[1] = loc.Q[2*i], loc.Q[2*i+1], loc.V[2*i], loc.V[2*i+1]
 		k++
 	}
 }

@@ -64,8 +64,9 @@ type model interface {
 	// distance a centre can move in the step (the halo is 2r + 2d).
 	extent(own []body) (r, d float64)
 	// load makes the local system of the bodies all (owned and ghosts in
-	// key order).
-	load(all []body)
+	// key order); with state false the local system already holds them,
+	// as the last advance left them, and only all is taken.
+	load(all []body, state bool)
 	// detect returns the local system's contacts in the order the whole
 	// system's detection would give them.
 	detect() ([]contact, error)
@@ -79,7 +80,7 @@ type model interface {
 	// v⁺ goes into the bodies' payloads.
 	solveRoot(bodies []body, cs []contact) (mech.Stats, error)
 	// advance ends the step: the new state of every owned local body is
-	// written to own (in order).
+	// written to own (in order), and the local system holds it too.
 	advance(own []body)
 	// momentum adds the body's linear momentum to p.
 	momentum(b *body, p *[3]float64)
@@ -106,7 +107,8 @@ type Stats struct {
 	// Solved is the number of contacts Root solved for the crossing
 	// islands (0 on other ranks).
 	Solved int
-	// Halo is the interaction halo of the step.
+	// Halo is the interaction halo of the step (0 on a rank with no
+	// neighbour, which exchanges nothing).
 	Halo float64
 	// BytesSent counts the payload bytes this rank sent; Comm is the
 	// time spent in exchanges and collectives, Total the step's.
@@ -144,7 +146,19 @@ type grid struct {
 
 	own []body // sorted by key
 
-	all             []body // owned and ghosts, in key order
+	// isolated: no neighbour along any dimension (one rank, not
+	// periodic): nothing is exchanged, no body migrates.
+	isolated bool
+	// reuse: the model's local system holds own, in order, as the last
+	// step left it (no ghosts, nothing wrapped or migrated): the next
+	// step need not load it again.
+	reuse    bool
+	migrated bool // the last migration moved a body
+	ext      [4]float64
+	identN   int // ownAll is the identity of this length (no ghosts)
+
+	all             []body // owned and ghosts, in key order (own itself when there are no ghosts)
+	allBuf          []body // all's storage when there are ghosts
 	ghosts, got     []body
 	out, in         [][]float64
 	parent          []int32
@@ -220,6 +234,12 @@ func newGrid(c mpi.Comm, m model, nd int, lo, hi [3]float64, dims [3]int, period
 		g.lo[d] = lo[d] + float64(x[d])*g.width[d]
 		g.hi[d] = lo[d] + float64(x[d]+1)*g.width[d]
 	}
+	g.isolated = true
+	for d := 0; d < nd; d++ {
+		if src, dst := cart.Shift(d, 1); src != mpi.ProcNull || dst != mpi.ProcNull {
+			g.isolated = false
+		}
+	}
 	return g, nil
 }
 
@@ -256,18 +276,23 @@ func (g *grid) block(x float64, d int) int {
 	return max(0, min(nb-1, c))
 }
 
-// wrap moves a centre outside a periodic dimension back into the region.
-func (g *grid) wrap(b *body) {
+// wrap moves a centre outside a periodic dimension back into the region
+// and reports whether it moved it.
+func (g *grid) wrap(b *body) bool {
+	moved := false
 	for d := 0; d < g.nd; d++ {
 		if !g.periodic[d] {
 			continue
 		}
 		if b.x[d] >= g.ghi[d] {
 			b.x[d] -= g.period[d]
+			moved = true
 		} else if b.x[d] < g.glo[d] {
 			b.x[d] += g.period[d]
+			moved = true
 		}
 	}
+	return moved
 }
 
 // recLen is the length of a body's record on the wire: gid, centre,
@@ -347,7 +372,8 @@ func (g *grid) prepare() error {
 	}
 	g.Last.Halo, g.Last.Owned, g.Last.Ghosts = halo, len(g.own), len(ghosts)
 	g.assemble(ghosts)
-	g.m.load(g.all)
+	g.m.load(g.all, !(g.reuse && len(ghosts) == 0))
+	g.reuse = false
 	td := time.Now()
 	g.cs, err = g.m.detect()
 	g.Last.Detect = time.Since(td)
@@ -360,12 +386,20 @@ func (g *grid) prepare() error {
 // finish is the end of a step: the model's end, wrap, migration, totals.
 func (g *grid) finish(t0 time.Time) error {
 	g.m.advance(g.own)
-	for i := range g.own {
-		g.wrap(&g.own[i])
+	wrapped := false
+	if g.periodic != [3]bool{} {
+		for i := range g.own {
+			if g.wrap(&g.own[i]) {
+				wrapped = true
+			}
+		}
 	}
 	if err := g.migrate(); err != nil {
 		return fmt.Errorf("domain: step %d: migration: %w", g.N+1, err)
 	}
+	// The local system holds own as it is now when the step had no
+	// ghosts and no centre was wrapped or handed over.
+	g.reuse = g.Last.Ghosts == 0 && !wrapped && !g.migrated
 	g.N++
 	g.Last.Total = time.Since(t0)
 	l, t := &g.Last, &g.Total
@@ -399,10 +433,15 @@ func grow(s []float64, n int) []float64 {
 // halo returns the interaction halo 2 r_max + 2 d_max over all ranks (the
 // model's extent) and checks that it fits in a subdomain.
 func (g *grid) halo() (float64, error) {
-	var loc, all [2]float64
+	if g.isolated && g.blocks == [3]int{} {
+		// Nothing is exchanged and no width is checked: no halo needed
+		// (the colour sweeps check their blocks against it).
+		return 0, nil
+	}
+	loc, all := g.ext[0:2], g.ext[2:4]
 	loc[0], loc[1] = g.m.extent(g.own)
 	t := time.Now()
-	err := g.cart.Allreduce(loc[:], all[:], mpi.Max)
+	err := g.cart.Allreduce(loc, all, mpi.Max)
 	g.Last.Comm += time.Since(t)
 	if err != nil {
 		return 0, err
@@ -425,6 +464,9 @@ func (g *grid) halo() (float64, error) {
 func (g *grid) exchange(set []body, halo float64, tag int, ghosts bool) ([]body, error) {
 	got := g.got[:0]
 	arrived := false
+	if !ghosts {
+		g.migrated = false
+	}
 	if ghosts {
 		got = g.ghosts[:0]
 	}
@@ -496,8 +538,13 @@ func (g *grid) exchange(set []body, halo float64, tag int, ghosts bool) ([]body,
 			}
 			switch {
 			case delta == 0:
-				keep = append(keep, *b)
+				if n := len(keep); n < cap(keep) && &keep[:n+1][n] == b {
+					keep = keep[:n+1] // in place: no copy
+				} else {
+					keep = append(keep, *b)
+				}
 			case delta == 1 || delta == -1:
+				g.migrated = true
 				send(*b, delta == 1)
 			default:
 				return fmt.Errorf("body %d moved %d subdomains along dimension %d in one step", b.gid, delta, d)
@@ -546,6 +593,7 @@ func (g *grid) exchange(set []body, halo float64, tag int, ghosts bool) ([]body,
 	}
 	// The bodies that stayed are still in key order; arrivals need a sort.
 	g.own = append(set, got...)
+	g.migrated = g.migrated || arrived
 	if arrived {
 		slices.SortFunc(g.own, key)
 	}
@@ -563,9 +611,23 @@ func (g *grid) migrate() error {
 
 // assemble puts the owned bodies and the ghosts in key order into g.all.
 func (g *grid) assemble(ghosts []body) {
+	if len(ghosts) == 0 {
+		// own alone, in its order: no copy.
+		g.all = g.own
+		g.ghostAll = g.ghostAll[:0]
+		if n := len(g.own); g.identN != n {
+			g.ownAll = g.ownAll[:0]
+			for i := 0; i < n; i++ {
+				g.ownAll = append(g.ownAll, int32(i))
+			}
+			g.identN = n
+		}
+		return
+	}
+	g.identN = -1
 	// own is sorted and the ghosts are few: sort them and merge.
 	slices.SortFunc(ghosts, key)
-	g.all = g.all[:0]
+	g.all = g.allBuf[:0]
 	g.ownAll, g.ghostAll = g.ownAll[:0], g.ghostAll[:0]
 	for range ghosts {
 		g.ghostAll = append(g.ghostAll, 0)
@@ -582,6 +644,7 @@ func (g *grid) assemble(ghosts []body) {
 			j++
 		}
 	}
+	g.allBuf = g.all
 }
 
 func (g *grid) find(i int32) int32 {
@@ -600,6 +663,18 @@ func (g *grid) find(i int32) int32 {
 // (fixed bodies and walls join nothing, as in package impact).
 func (g *grid) classify(cs []contact) (local, boundary []contact) {
 	all := g.all
+	if g.Last.Ghosts == 0 {
+		// No ghost: every island is this rank's alone; keep the contacts
+		// with a free body.
+		local = g.kept[:0]
+		for _, c := range cs {
+			if (c.i >= 0 && !all[c.i].fixed) || (c.j >= 0 && !all[c.j].fixed) {
+				local = append(local, c)
+			}
+		}
+		g.kept, g.boundary = local, g.boundary[:0]
+		return local, g.boundary
+	}
 	n := int32(len(all))
 	g.parent = g.parent[:0]
 	for i := int32(0); i < n; i++ {
@@ -660,6 +735,9 @@ func (g *grid) conLen() int { return 4 + g.m.ndata() + 2*g.nd }
 // kept once: the copy whose body i is not an image), orders them as the
 // whole system would, solves them and sends v⁺ of their free bodies back.
 func (g *grid) crossing(cs []contact) error {
+	if g.cart.Size() == 1 && len(cs) == 0 {
+		return nil // Root is this rank and has nothing to solve
+	}
 	// Message: nbodies, then body records, then contact records.
 	msg := g.out[0][:0]
 	msg = append(msg, 0)

@@ -88,6 +88,8 @@ type nbgsWork struct {
 	vals    []float64  // PE: per local sphere, the corrections going home
 	legs    []mpi.Leg
 	fOnce   func() float64
+	res     [2]float64 // a sweep's residual: this rank's, all ranks'
+	name    string     // the sweeps' name in the law's statistics
 	err     error
 }
 
@@ -173,7 +175,10 @@ func (d *Spheres) stepNBGS() error {
 	}
 	// Every rank runs the same number of sweeps: the residual is the
 	// maximum over the ranks (an Allreduce: its order cannot change a max).
-	st := friction.RunSweeps("nbgs-"+cfg.Mode.String(), len(nb.idx), tol, maxIter, nb.fOnce)
+	if nb.name == "" {
+		nb.name = "nbgs-" + cfg.Mode.String()
+	}
+	st := friction.RunSweeps(nb.name, len(nb.idx), tol, maxIter, nb.fOnce)
 	if nb.err != nil {
 		return fmt.Errorf("domain: step %d: sweeps: %w", g.N+1, nb.err)
 	}
@@ -244,11 +249,11 @@ func (d *Spheres) sweepOnce() float64 {
 			return 0
 		}
 	}
-	all := []float64{0}
+	nb.res[0] = res
 	t := time.Now()
-	nb.err = g.cart.Allreduce([]float64{res}, all, mpi.Max)
+	nb.err = g.cart.Allreduce(nb.res[0:1], nb.res[1:2], mpi.Max)
 	g.Last.Comm += time.Since(t)
-	return all[0]
+	return nb.res[1]
 }
 
 // colourUsed reports whether some block has colour c (bit d: the parity

@@ -167,6 +167,7 @@ type sphereModel struct {
 	cds         []spheres.ContactData
 	gx, gq, gvw []float64
 	nb          nbgsWork
+	marg        [2]float64 // NBGS: this rank's detection margin, all ranks'
 }
 
 func (m *sphereModel) nv() int    { return 6 }
@@ -216,9 +217,11 @@ func loadSpheres(s *spheres.System, all []body) {
 	}
 }
 
-func (m *sphereModel) load(all []body) {
+func (m *sphereModel) load(all []body, state bool) {
 	m.all = all
-	loadSpheres(&m.loc, all)
+	if state {
+		loadSpheres(&m.loc, all)
+	}
 }
 
 // detect: Alg. 4's active set of the local system in the canonical order
@@ -237,14 +240,14 @@ func (m *sphereModel) detect() ([]contact, error) {
 	h := m.cfg.H
 	m.loc.Kick(h)
 	g := m.d.grid
-	mine, all := []float64{m.loc.Margin(h, false)}, []float64{0}
+	m.marg[0] = m.loc.Margin(h, false)
 	t := time.Now()
-	err := g.cart.Allreduce(mine, all, mpi.Max)
+	err := g.cart.Allreduce(m.marg[0:1], m.marg[1:2], mpi.Max)
 	g.Last.Comm += time.Since(t)
 	if err != nil {
 		return nil, err
 	}
-	m.loc.SetMargin(all[0])
+	m.loc.SetMargin(m.marg[1])
 	if err := m.loc.DetectNBGS(h, m.cfg.Epsilon); err != nil {
 		return nil, err
 	}
@@ -275,6 +278,13 @@ func lawStats(st *spheres.ImpactStats) mech.Stats {
 
 func (m *sphereModel) solve(idx []int32) (mech.Stats, error) {
 	n := m.loc.Contacts()
+	if len(idx) == n {
+		// idx is increasing: every contact is kept (a rank without free
+		// ghosts), the list stays as detected.
+		var st spheres.ImpactStats
+		err := m.loc.SolveImpact(&m.cfg.Law, &st)
+		return lawStats(&st), err
+	}
 	if cap(m.keep) < n {
 		m.keep = make([]bool, n, n+n/4+16)
 	}

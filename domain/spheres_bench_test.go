@@ -117,12 +117,17 @@ func BenchmarkSpheresStep(b *testing.B) {
 		if err != nil {
 			return err
 		}
+		if err := warm(d.Step); err != nil {
+			return err
+		}
 		b.ResetTimer()
+		c0 := cpuTime()
 		for range b.N {
 			if err := d.Step(); err != nil {
 				return err
 			}
 		}
+		b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 		return nil
 	})
 	if err != nil {
@@ -136,10 +141,15 @@ func BenchmarkSpheresPlainStep(b *testing.B) {
 	sys, hi := sphereGas(20, 20, 20)
 	cfg := benchConfig("gr", hi)
 	ic := &spheres.ImpactConfig{H: cfg.H, Law: cfg.Law, Canonical: true}
+	if err := warm(func() error { _, err := sys.StepImpact(ic); return err }); err != nil {
+		b.Fatal(err)
+	}
 	b.ResetTimer()
+	c0 := cpuTime()
 	for range b.N {
 		if _, err := sys.StepImpact(ic); err != nil {
 			b.Fatal(err)
 		}
 	}
+	b.ReportMetric(float64((cpuTime()-c0).Nanoseconds())/float64(b.N), "cpu-ns/op")
 }
