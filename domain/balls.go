@@ -282,13 +282,18 @@ func (m *ballModel) solveRoot(bodies []body, cs []contact) (mech.Stats, error) {
 }
 
 // advance: free flight from qᵗ with v⁺.
-func (m *ballModel) advance(own []body) {
+func (m *ballModel) advance() {
 	loc := &m.loc
 	loc.FreeFlight(loc.Q, m.vplus, m.h, m.qt, m.vt)
 	// The local system takes the new state (the core reuses it when the
 	// next step has the same bodies).
 	loc.Q, m.qt = m.qt, loc.Q
 	loc.V, m.vt = m.vt, loc.V
+}
+
+// store copies the owned balls' state from the local system into own.
+func (m *ballModel) store(own []body) {
+	loc := &m.loc
 	k := 0
 	for i := range m.all {
 		if m.all[i].ghost {

@@ -79,9 +79,11 @@ type model interface {
 	// positions of no use) and contacts with i, j indices into bodies;
 	// v⁺ goes into the bodies' payloads.
 	solveRoot(bodies []body, cs []contact) (mech.Stats, error)
-	// advance ends the step: the new state of every owned local body is
-	// written to own (in order), and the local system holds it too.
-	advance(own []body)
+	// advance ends the step in the local system.
+	advance()
+	// store writes the local system's state of every owned body to own
+	// (in order).
+	store(own []body)
 	// momentum adds the body's linear momentum to p.
 	momentum(b *body, p *[3]float64)
 }
@@ -154,8 +156,11 @@ type grid struct {
 	// step need not load it again.
 	reuse    bool
 	migrated bool // the last migration moved a body
-	ext      [4]float64
-	identN   int // ownAll is the identity of this length (no ghosts)
+	// stale: own's positions and velocities lag the local system, which
+	// holds the state (an isolated rank between steps; syncOwn).
+	stale  bool
+	ext    [4]float64
+	identN int // ownAll is the identity of this length (no ghosts)
 
 	all             []body // owned and ghosts, in key order (own itself when there are no ghosts)
 	allBuf          []body // all's storage when there are ghosts
@@ -362,6 +367,9 @@ func (g *grid) step() error {
 // prepare is the start of a step: the halo, the ghosts, the local system
 // and its contacts (g.cs).
 func (g *grid) prepare() error {
+	if !(g.reuse && g.isolated && g.blocks == [3]int{}) {
+		g.syncOwn()
+	}
 	halo, err := g.halo()
 	if err != nil {
 		return err
@@ -385,7 +393,15 @@ func (g *grid) prepare() error {
 
 // finish is the end of a step: the model's end, wrap, migration, totals.
 func (g *grid) finish(t0 time.Time) error {
-	g.m.advance(g.own)
+	g.m.advance()
+	if g.isolated && g.blocks == [3]int{} {
+		// Nothing reads own's state before the next step's detection,
+		// which runs on the local system: own is written when read
+		// (syncOwn).
+		g.stale = true
+	} else {
+		g.m.store(g.own)
+	}
 	wrapped := false
 	if g.periodic != [3]bool{} {
 		for i := range g.own {
@@ -412,6 +428,14 @@ func (g *grid) finish(t0 time.Time) error {
 	t.Comm += l.Comm
 	t.Total += l.Total
 	return nil
+}
+
+// syncOwn writes the local system's state into own when own lags it.
+func (g *grid) syncOwn() {
+	if g.stale {
+		g.m.store(g.own)
+		g.stale = false
+	}
 }
 
 // addLaw adds a solve's statistics to the step's: the problems of one step

@@ -325,13 +325,12 @@ func (m *sphereModel) solveRoot(bodies []body, cs []contact) (mech.Stats, error)
 
 // advance: free flight from xᵗ with v⁺ (or, with NBGS, the drift), and
 // the walls' motion.
-func (m *sphereModel) advance(own []body) {
+func (m *sphereModel) advance() {
 	if m.cfg.NBGS != nil {
 		m.loc.Drift(m.cfg.H)
 	} else {
 		m.loc.FreeFlight(m.cfg.H)
 	}
-	m.store(own)
 }
 
 // store copies the owned spheres' state from the local system into own.

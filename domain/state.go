@@ -13,6 +13,7 @@ import (
 // global id in [0, n) is held by exactly one rank (collective): a body
 // lost or duplicated by migration is an error naming the id.
 func (g *grid) Count(n int) error {
+	g.syncOwn()
 	held := make([]float64, n)
 	for i := range g.own {
 		id := g.own[i].gid
@@ -36,6 +37,7 @@ func (g *grid) Count(n int) error {
 // momentum returns the total linear momentum of the free bodies
 // (collective; every rank gets it).
 func (g *grid) momentum() ([3]float64, error) {
+	g.syncOwn()
 	var p, all [3]float64
 	for i := range g.own {
 		if o := &g.own[i]; !o.fixed {
@@ -49,6 +51,7 @@ func (g *grid) momentum() ([3]float64, error) {
 // gather returns on root every rank's bodies sorted by global id; other
 // ranks get nil (collective). The slice is reused by the next call.
 func (g *grid) gather(root int) ([]body, error) {
+	g.syncOwn()
 	me := g.cart.Rank()
 	msg := g.gmsg[:0]
 	if me != root {
