@@ -120,10 +120,12 @@ func (b *Balls) timedGather(n int) (q, v []float64, err error) {
 // duplicated), the contacts of the whole system (each once), the law's
 // iterations (the largest) and Observed.
 func (b *Balls) followStep(n int) (nf *sim.NonFiniteError, err error) {
+	b.syncOwn()
 	b.prev = append(b.prev[:0], b.own...)
 	if err := b.Step(); err != nil {
 		return nil, err
 	}
+	b.syncOwn()
 	g := b.m.tmpl.Gravity
 	none := float64(4 * n)
 	bad := none
@@ -161,6 +163,7 @@ func (b *Balls) followStep(n int) (nf *sim.NonFiniteError, err error) {
 			return nil, err
 		}
 		b.own = append(b.own[:0], b.prev...)
+		b.reuse = false // the local system holds the undone step
 		b.N--
 		return &sim.NonFiniteError{Velocity: c >= 2, Index: int(2*id) + c%2, Value: val[0]}, nil
 	}
@@ -243,6 +246,7 @@ func (b *Balls) Stop() error {
 // exact below 2⁵³), positions and velocities (z = 0) and radii, in slices
 // reused by the next call.
 func (b *Balls) Owned() (ids []float64, pos, vel [][3]float64, r []float64) {
+	b.syncOwn()
 	m := b.m
 	k := len(b.own)
 	m.oid, m.or = grow(m.oid, k), grow(m.or, k)

@@ -29,18 +29,25 @@ func (l nanLaw) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, erro
 // (bitwise here: rank 0 holds balls 0 and 1, rank 1 ball 2, so the ranks'
 // partial sums add up in id order), and the step whose impulses are NaN
 // is refused on every rank with the ball named, the state before it
-// restored and gathered by Sync.
+// restored and gathered by Sync. Also on one rank, whose owned balls lag
+// its local system between steps (syncOwn).
 func TestAttachObservesAndRefusesNonFinite(t *testing.T) {
+	for _, np := range []int{1, 2} {
+		attachObservesAndRefuses(t, np)
+	}
+}
+
+func attachObservesAndRefuses(t *testing.T, np int) {
 	sys := &ball2d.System{Dt: 0.01, CoR: 1, NoFrictionBasis: true, Gravity: [2]float64{0, -9.81}}
 	sys.AddBall(0.5, 1, 0, 0.5, 1, 0.25, false)
 	sys.AddBall(1.7, 1, 1, 0, 2, 0.25, false)
 	sys.AddBall(2.3, 1, 0, 0.25, 3, 0.25, false)
 	n := sys.N()
-	cfg := Config{Hi: [2]float64{4, 2}, Dims: [2]int{2, 1}, NewLaw: func() (sim.ContactLaw, error) {
+	cfg := Config{Hi: [2]float64{4, 2}, Dims: [2]int{np, 1}, NewLaw: func() (sim.ContactLaw, error) {
 		l, err := grLaw()
 		return nanLaw{l}, err
 	}}
-	err := mpi.RunLocal(2, func(c mpi.Comm) error {
+	err := mpi.RunLocal(np, func(c mpi.Comm) error {
 		b, err := New(c, sys, cfg)
 		if err != nil {
 			return err
@@ -89,6 +96,6 @@ func TestAttachObservesAndRefusesNonFinite(t *testing.T) {
 		}
 	})
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("%d ranks: %v", np, err)
 	}
 }
