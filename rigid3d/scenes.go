@@ -256,5 +256,7 @@ func BunnyPile(m *Mesh, frame Quat, n int, cor, mu float64, seed uint64) (*Syste
 // (exact distance normals too, not only the field's), pinning it from
 // opposite sides: no elastic impulse separates such a set. At 5·10⁻⁴ s
 // all three runs of Fig. 9 (c = 0, 0.5, 1 with μ = 0.5) take their
-// 1,000 steps (BENCHMARKS.md, "Fig. 9 at full size").
+// 1,000 steps; without friction c = 0.5 and 1 still stop at steps 855
+// and 577, and take their 2,000 steps at 2.5·10⁻⁴ s (BENCHMARKS.md,
+// "Fig. 9 at full size").
 const BunnyPileDt = 5e-4
