@@ -62,6 +62,16 @@
 //     other side; balls whose centre left the subdomain migrate (x, then y;
 //     a move of more than one subdomain in a step is an error).
 //
+// A rank whose step had no ghost, no periodic wrap and no migration keeps
+// its local system for the next step instead of loading it again from its
+// bodies; a rank with no neighbour at all (one rank, not periodic) also
+// skips the halo (Stats.Halo reads 0), the islands' union-find and the
+// crossing gather, and writes the state back into its bodies only when
+// they are read (Count, Momentum, Gather). The arithmetic is the same, so
+// the results are bitwise those of the full path; the steady step of one
+// rank allocates nothing of its own (BENCHMARKS.md: its overhead over one
+// process).
+//
 // # Exactness
 //
 // Every impact operator of package impact is separable over islands: an
