@@ -248,11 +248,12 @@ func readVTP(t *testing.T, path string) map[string][]float64 {
 }
 
 // A rank killed mid-run fails the job, and mpirun's message names the
-// rank.
+// rank; of the VTK frames it was writing (one per step), every index in
+// trajectory.pvd exists and names only whole pieces.
 func TestMPIRankKilled(t *testing.T) {
 	skipWithoutMPI(t)
 	dir := t.TempDir()
-	out, err := mpiCommand(3, []string{"IMPACTSIM_MPI_KILL_RANK=1"}, "run", "builtin:drum_gas_1000", "--end", "1000", "--quiet", "--out", dir).CombinedOutput()
+	out, err := mpiCommand(3, []string{"IMPACTSIM_MPI_KILL_RANK=1"}, "run", "builtin:drum_gas_1000", "--end", "1000", "--quiet", "--vtk", "--frames", "100000", "--out", dir).CombinedOutput()
 	if err == nil {
 		t.Fatalf("job with a killed rank succeeded:\n%s", out)
 	}
@@ -260,6 +261,38 @@ func TestMPIRankKilled(t *testing.T) {
 		t.Fatalf("output does not name rank 1:\n%s", out)
 	}
 	t.Logf("%v\n%s", err, out)
+	vtk := filepath.Join(dir, "vtk")
+	pvd, err := os.ReadFile(filepath.Join(vtk, "trajectory.pvd"))
+	if err != nil {
+		t.Fatalf("no trajectory.pvd: %v", err)
+	}
+	frames := 0
+	for _, l := range strings.Split(string(pvd), "\n") {
+		_, f, ok := strings.Cut(l, `file="`)
+		if !ok {
+			continue
+		}
+		f = f[:strings.Index(f, `"`)]
+		idx, err := os.ReadFile(filepath.Join(vtk, f))
+		if err != nil {
+			t.Fatalf("trajectory.pvd lists %s: %v", f, err)
+		}
+		pieces := 0
+		for _, pl := range strings.Split(string(idx), "\n") {
+			if _, src, ok := strings.Cut(pl, `Source="`); ok {
+				p := readVTP(t, filepath.Join(vtk, src[:strings.Index(src, `"`)]))
+				pieces++
+				if len(p["id"]) != len(p["radius"]) || 3*len(p["id"]) != len(p["Points"]) {
+					t.Fatalf("%s: piece %s is not whole", f, src)
+				}
+			}
+		}
+		if pieces != 3 {
+			t.Fatalf("%s names %d pieces, want 3", f, pieces)
+		}
+		frames++
+	}
+	t.Logf("%d frames listed, each with its 3 whole pieces", frames)
 }
 
 // A pure-Go build started by mpirun on several ranks refuses to run
