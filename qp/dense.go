@@ -505,6 +505,7 @@ func (d *Dense) enter(y []float64, j int, s float64, fromBound bool, thr float64
 		for _, v := range q {
 			noise += math.Abs(v)
 		}
+		qn := noise // 1 + ‖q‖₁
 		noise *= d.scale
 		if fromBound {
 			if s*sigma >= -max(thr, nullSlopeNoise*float64(m)*noise) {
@@ -551,7 +552,14 @@ func (d *Dense) enter(y []float64, j int, s float64, fromBound bool, thr float64
 			}
 		}
 		if math.IsInf(tb, 1) {
-			if slope < -max(thr, unboundedSlope*noise) {
+			// A ray without a bound ahead. On an exact null direction
+			// (A d = 0) the slope dᵀ(A y + b) is bᵀd, independent of y; the
+			// computed d is null only to the precision of the factor, and
+			// (A d)ᵀy grows with ‖y‖. So the ray proves unboundedness only
+			// if bᵀd, measured against ‖b‖∞(1 + ‖q‖₁), is below zero too.
+			// (A bounded QP whose y had drifted to 7.7e10 along near-null
+			// directions showed slope −1.34 with bᵀd = −1.3e-9.)
+			if slope < -max(thr, unboundedSlope*noise) && s*d.nullB(j, q) < -unboundedSlope*d.bScale()*qn {
 				return 0, ErrUnbounded
 			}
 			if fromBound {
@@ -571,6 +579,17 @@ func (d *Dense) enter(y []float64, j int, s float64, fromBound bool, thr float64
 				return enterChecked, nil
 			}
 			return enterMoved, nil
+		}
+		if kunc := max(-delta, nullSlopeNoise*float64(m)*ajj*qn*qn); fromBound && !moved && -slope < tb*kunc {
+			// The curvature δ = dᵀA d along d is known only to its
+			// rounding error, about m·ε·Aⱼⱼ·‖d‖₁² (and at least |δ| when
+			// rounding made it negative), and a curvature that small
+			// could stop the move long before the bound: the slope does
+			// not justify the step. Moving anyway sent y of a bounded
+			// bunny island (26 contacts, ‖d‖₁ = 5.1e3, δ = −6.7e-8) 3.2e7
+			// along d for a slope of −9.4e-10, after which rounding in
+			// (A d)ᵀy looked like an unbounded ray.
+			return enterRejected, nil
 		}
 		if tb < 0 {
 			tb = 0
@@ -607,6 +626,28 @@ func (d *Dense) enter(y []float64, j int, s float64, fromBound bool, thr float64
 		}
 		d.gradFull(y)
 	}
+}
+
+// nullB returns bⱼ − b_Fᵀq, bᵀ of the null direction e_j − q (q by position
+// in F).
+func (d *Dense) nullB(j int, q []float64) float64 {
+	v := d.b[j]
+	for r, i := range d.free {
+		v -= d.b[i] * q[r]
+	}
+	return v
+}
+
+// bScale returns max(‖b‖∞, tiny).
+func (d *Dense) bScale() float64 {
+	var s float64
+	for _, v := range d.b {
+		s = max(s, math.Abs(v))
+	}
+	if s == 0 {
+		s = math.SmallestNonzeroFloat64
+	}
+	return s
 }
 
 // dropAtBounds removes from F every variable at or beyond one of its bounds.

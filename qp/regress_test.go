@@ -2,6 +2,7 @@ package qp
 
 import (
 	"compress/gzip"
+	"errors"
 	"io"
 	"math"
 	"os"
@@ -238,5 +239,73 @@ func TestAutoDenseRowsSkipInterior(t *testing.T) {
 	}
 	if r := KKTResidual(p, y, make([]float64, m)); r > DefaultDenseTol {
 		t.Errorf("KKT residual %.3g", r)
+	}
+}
+
+// TestDenseBunnyIslandNotUnbounded is the 26-contact island, 19 of its
+// contacts between two bunnies with normals up to 177° apart, on which the
+// inelastic part of grr stopped a pile of 1,000 bunnies (impactsim bench
+// pile --kind bunny --n 1000 --cor 0 --mu 0.5 --operator grr --dt 1e-3,
+// step 340). A = GᵀM⁻¹G is singular and b = Gᵀv⁻ lies in its range, so
+// the QP is bounded. The dense active set moved y 3.2e7 along a direction
+// it had declared null (slope −9.4e-10, ‖q‖₁ = 5.1e3) and then reported
+// ErrUnbounded on a ray whose slope came from (A d)ᵀy at ‖y‖ = 7.7e10 while
+// bᵀd = −1.3e-9. Dense must not call it unbounded (it may stop short with a
+// NotConvergedError that carries iterations and residual); Auto, which the
+// impact operators use, must solve it to 1e-12. The unbounded cases stay
+// ErrUnbounded: TestUnbounded and TestPinnedBall.
+func TestDenseBunnyIslandNotUnbounded(t *testing.T) {
+	p := loadProblem(t, "testdata/bunny_island_26_unbounded.txt")
+	m := p.A.Dim()
+	y := make([]float64, m)
+	res, err := (&Dense{}).Solve(p, y)
+	var nc *NotConvergedError
+	if errors.Is(err, ErrUnbounded) || (err != nil && !errors.As(err, &nc)) {
+		t.Errorf("Dense: %v", err)
+	}
+	t.Logf("Dense: %d iterations, residual %.3g, %v", res.Iterations, res.Residual, err)
+	autoReachesDenseTol(t, p)
+}
+
+// TestBunnyIslandOpposedContactUnbounded keeps the unbounded case on the
+// same ill-conditioned data: the bunny island gets a 27th contact that
+// pushes against contact k along the opposite normal (column −G_k, so
+// z = e_k + e₂₇ ≥ 0 has G z = 0) with half its restitution factor
+// (b₂₇ = −½b_k). Then bᵀz = ½b_k < 0 and the QP is truly unbounded (the
+// pinned-ball case of TestPinnedBall): Dense and Auto must say so. MPRGP
+// (Sparse) does not detect this ray; it must at least fail (it stops at its
+// iteration cap with KKT residual 0.355).
+func TestBunnyIslandOpposedContactUnbounded(t *testing.T) {
+	p := loadProblem(t, "testdata/bunny_island_26_unbounded.txt")
+	m := p.A.Dim()
+	k := -1
+	for i, b := range p.B {
+		if b < 0 && (k < 0 || b < p.B[k]) {
+			k = i
+		}
+	}
+	if k < 0 {
+		t.Fatal("no approaching contact in the fixture")
+	}
+	n := m + 1
+	a := make([]float64, n*n)
+	for i := 0; i < m; i++ {
+		for j := 0; j < m; j++ {
+			a[i*n+j] = p.A.At(i, j)
+		}
+		a[i*n+m] = -p.A.At(i, k)
+		a[m*n+i] = -p.A.At(k, i)
+	}
+	a[m*n+m] = p.A.At(k, k)
+	b := append(append([]float64(nil), p.B...), -0.5*p.B[k])
+	q := &Problem{A: &DenseMatrix{N: n, Data: a}, B: b}
+	for _, s := range []Solver{&Dense{}, &Auto{}} {
+		y := make([]float64, n)
+		if _, err := s.Solve(q, y); !errors.Is(err, ErrUnbounded) {
+			t.Errorf("%T: got %v, want ErrUnbounded", s, err)
+		}
+	}
+	if _, err := (&Sparse{}).Solve(q, make([]float64, n)); err == nil {
+		t.Error("Sparse solved an unbounded QP")
 	}
 }
