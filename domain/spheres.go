@@ -125,6 +125,19 @@ func (d *Spheres) Step() error {
 	return d.step()
 }
 
+// SetPlane sets plane k of every rank's local system (and Root's) to p
+// before a step: a wall moved by a prescribed motion (spheres.Plane.Follow,
+// a vibrated floor) reaches the whole distributed system. Every rank must
+// set the same plane (not collective: no message is sent).
+func (d *Spheres) SetPlane(k int, p spheres.Plane) error {
+	if k < 0 || k >= len(d.m.loc.Planes) {
+		return fmt.Errorf("domain: plane %d, the system has %d", k, len(d.m.loc.Planes))
+	}
+	d.m.loc.Planes[k] = p
+	d.m.rsys.Planes[k] = p
+	return nil
+}
+
 // Momentum returns the total linear momentum Σ mᵢ vᵢ (collective; every
 // rank gets it).
 func (d *Spheres) Momentum() ([3]float64, error) { return d.momentum() }

@@ -165,6 +165,22 @@ type Layer struct {
 	T     float64
 	floor spheres.Plane // the floor at the motion's reference
 	imp   spheres.ImpactConfig
+	// Remote, when set, takes the layer's steps in Sys's place (the layer
+	// split over MPI ranks, impactsim patterns under mpirun): Step moves
+	// the floor as always and hands it to Remote.Step; Run calls
+	// Remote.Sync before every sample and at the end.
+	Remote Remote
+}
+
+// Remote steps a layer whose spheres live elsewhere (package domain's
+// Spheres across ranks). Step advances the spheres by one step of
+// Alg. 4 with the floor given (its pose and velocity over the step,
+// spheres.Plane.Follow). Sync brings the whole state into sys on the
+// process that writes the results and reports true there; the other
+// processes get false and skip the analysis and the files.
+type Remote interface {
+	Step(floor spheres.Plane) error
+	Sync(sys *spheres.System) (bool, error)
 }
 
 // New builds the layer: the spheres on a jittered square lattice a little
@@ -272,7 +288,13 @@ func (y *Layer) Cycles() float64 { return y.Cfg.Frequency() * y.Time() }
 func (y *Layer) Step() (spheres.ImpactStats, error) {
 	t := y.Time()
 	y.Sys.Planes[0].Follow(y.floor, y.Motion, t, y.Cfg.H)
-	st, err := y.Sys.StepImpact(&y.imp)
+	var st spheres.ImpactStats
+	var err error
+	if y.Remote != nil {
+		err = y.Remote.Step(y.Sys.Planes[0])
+	} else {
+		st, err = y.Sys.StepImpact(&y.imp)
+	}
 	if err != nil {
 		return st, fmt.Errorf("patterns: step %d (t = %.6g s): %w", y.N+1, t, err)
 	}

@@ -109,6 +109,13 @@ func (y *Layer) Run(o RunOptions) (Result, error) {
 		}
 		if s := math.Floor(y.Cycles()/every + 1e-9); s > lastSample {
 			lastSample = s
+			var here bool
+			if here, err = y.sync(); err != nil {
+				break
+			}
+			if !here {
+				continue
+			}
 			smp, h := y.sample()
 			if o.Dir != "" {
 				frames = append(frames, &output.Heatmap{NX: h.NX, NY: h.NY, Data: h.Z, X1: h.LX / c.Sigma, Y1: h.LY / c.Sigma})
@@ -127,11 +134,18 @@ func (y *Layer) Run(o RunOptions) (Result, error) {
 			}
 		}
 	}
-	if err == nil && o.Checkpoint != nil {
+	here := true
+	if err == nil {
+		here, err = y.sync()
+	}
+	if err == nil && here && o.Checkpoint != nil {
 		err = o.Checkpoint()
 	}
 	if bar != nil {
 		bar.Finish()
+	}
+	if !here {
+		return res, err
 	}
 	res.Field = y.HeightField()
 	res.Spectrum = res.Field.Spectrum()
@@ -171,6 +185,15 @@ func (c *StepCost) add(st spheres.ImpactStats, wall time.Duration, sigma float64
 	c.Passes += st.Correction.Passes
 	c.Missed += st.Correction.Missed
 	c.MaxOverlap = math.Max(c.MaxOverlap, st.Correction.Overlap/sigma)
+}
+
+// sync brings the whole state into Sys (Layer.Remote; nothing to do
+// without one) and reports whether this process analyses and writes it.
+func (y *Layer) sync() (bool, error) {
+	if y.Remote == nil {
+		return true, nil
+	}
+	return y.Remote.Sync(y.Sys)
 }
 
 // sample analyses the height field now.

@@ -388,17 +388,25 @@ func TestMPIBadInput(t *testing.T) {
 		{[]string{"run", "builtin:newtons_cradle", "--end", "1"}, "exceeds the subdomain width"},
 		{[]string{"run", "builtin:drum_drop_1000", "--end", "1"}, "add --position-correction off"},
 	} {
-		dir := filepath.Join(t.TempDir(), "out")
-		out, err := mpiCommand(4, nil, append(tc.args, "--quiet", "--out", dir)...).CombinedOutput()
-		var ee *exec.ExitError
-		if !errors.As(err, &ee) || ee.ExitCode() != 2 {
-			t.Errorf("%v: got %v, want exit status 2\n%s", tc.args, err, out)
-		}
-		if n := strings.Count(string(out), tc.want); n != 1 {
-			t.Errorf("%v: %d messages containing %q, want 1:\n%s", tc.args, n, tc.want, out)
-		}
-		if _, err := os.Stat(dir); !os.IsNotExist(err) {
-			t.Errorf("%v: the run directory was created", tc.args)
-		}
+		checkMPIRefused(t, 4, append(tc.args, "--quiet"), tc.want)
+	}
+}
+
+// checkMPIRefused runs args (without --out) on np mpirun ranks and checks
+// that the job is refused: exit status 2, exactly one message containing
+// want, and no output directory created.
+func checkMPIRefused(t *testing.T, np int, args []string, want string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "out")
+	out, err := mpiCommand(np, nil, append(append([]string{}, args...), "--out", dir)...).CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 2 {
+		t.Errorf("%v: got %v, want exit status 2\n%s", args, err, out)
+	}
+	if n := strings.Count(string(out), want); n != 1 {
+		t.Errorf("%v: %d messages containing %q, want 1:\n%s", args, n, want, out)
+	}
+	if _, err := os.Stat(dir); !os.IsNotExist(err) {
+		t.Errorf("%v: the run directory was created", args)
 	}
 }
