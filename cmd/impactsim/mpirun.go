@@ -16,19 +16,19 @@ import (
 	"impactsim/sim"
 )
 
-// underMpirun reports whether `run` was started by mpirun on several
+// underMpirun reports whether cmd (`run`, `patterns`) was started by mpirun on several
 // ranks and must run as one rank of a distributed job. A job of one rank
 // has nothing to split: it runs the one-process path (the same states,
 // bitwise, without the decomposition's own work and without initialising
 // MPI). A pure-Go build started on several ranks is refused (every
 // process would run the whole job and write the same files).
-func underMpirun() (bool, error) {
+func underMpirun(cmd string) (bool, error) {
 	n := mpi.JobSize()
 	if n <= 1 {
 		return false, nil
 	}
 	if !mpi.Enabled {
-		return false, badInput("run: started by mpirun on %d ranks, but this impactsim was built without MPI (build it with CGO_ENABLED=1 go build -tags mpi ./cmd/impactsim)", n)
+		return false, badInput("%s: started by mpirun on %d ranks, but this impactsim was built without MPI (build it with CGO_ENABLED=1 go build -tags mpi ./cmd/impactsim)", cmd, n)
 	}
 	return true, nil
 }

@@ -302,9 +302,18 @@ func TestPureBuildRefusesMpirun(t *testing.T) {
 		t.Skip("the MPI build runs under mpirun")
 	}
 	t.Setenv("OMPI_COMM_WORLD_SIZE", "2")
-	code, _, errs := runCLI(t, "run", "builtin:newtons_cradle", "--end", "0.1", "--quiet", "--out", t.TempDir())
-	if code != 2 || !strings.Contains(errs, "built without MPI") {
-		t.Fatalf("exit %d: %s", code, errs)
+	for _, args := range [][]string{
+		{"run", "builtin:newtons_cradle", "--end", "0.1"},
+		{"patterns", "--pattern", "hexagons", "--n", "900", "--cycles", "0.1"},
+	} {
+		out := filepath.Join(t.TempDir(), "out")
+		code, _, errs := runCLI(t, append(args, "--quiet", "--out", out)...)
+		if code != 2 || !strings.Contains(errs, args[0]+": started by mpirun on 2 ranks, but this impactsim was built without MPI") {
+			t.Errorf("%s: exit %d: %s", args[0], code, errs)
+		}
+		if _, err := os.Stat(out); !os.IsNotExist(err) {
+			t.Errorf("%s: the output directory was created", args[0])
+		}
 	}
 }
 

@@ -140,7 +140,7 @@ func cmdPatterns(args []string, stdout, stderr io.Writer) error {
 	if !(*cycles > 0) || math.IsInf(*cycles, 0) || !(*every > 0) || math.IsInf(*every, 0) {
 		return badInput("patterns: --cycles and --sample-every: expected positive numbers, got %v and %v", *cycles, *every)
 	}
-	if dist, err := underMpirun(); err != nil {
+	if dist, err := underMpirun("patterns"); err != nil {
 		return err
 	} else if dist {
 		return patternsMPI(&o, pts, patternsRun{cycles: *cycles, every: *every, out: *out, quiet: *quiet, save: *save, resume: *resume}, stdout, stderr)

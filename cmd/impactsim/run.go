@@ -139,7 +139,7 @@ func cmdRun(args []string, stdout, stderr io.Writer) error {
 		return err
 	}
 	c.started = started
-	if mp, err := underMpirun(); err != nil || mp {
+	if mp, err := underMpirun("run"); err != nil || mp {
 		if err != nil {
 			return err
 		}
