@@ -1,6 +1,7 @@
 package impact
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"math"
@@ -38,6 +39,11 @@ type GR struct {
 	p         *mech.Problem
 	fNormal   func(w, lo, hi int)
 	fVelocity func(w, lo, hi int)
+	fScatter  func(w, lo, hi int)
+	lam       []float64  // λ while fScatter runs
+	runs      [][][2]int // per worker: the column runs of its rows (mech.Cols.ColRuns)
+	runsSet   []bool     // runs[w] is set in this Resolve
+	scatterAt int        // tests: pool Gλ from this many contacts (0 = grPoolScatter)
 	self      *GR
 }
 
@@ -59,6 +65,23 @@ func (o *GR) normalChunk(w, lo, hi int) {
 func (o *GR) velocityChunk(w, lo, hi int) {
 	o.p.MInv.MulVecAddBlocks(o.vt, o.scr, o.p.V, lo, hi)
 }
+
+// scatterChunk sets o.scr = Gλ on the degrees of freedom [lo, hi), with
+// the same bits as clear + AddMulVec (see mech.Cols.AddMulVecRows). G is
+// fixed during Resolve, so the columns that reach [lo, hi) are found once.
+func (o *GR) scatterChunk(w, lo, hi int) {
+	if !o.runsSet[w] {
+		o.runs[w] = o.p.G.ColRuns(o.runs[w][:0], lo, hi, 64)
+		o.runsSet[w] = true
+	}
+	clear(o.scr[lo:hi])
+	o.p.G.AddMulVecRows(o.scr, o.lam, lo, hi, o.runs[w])
+}
+
+// grPoolScatter is the number of contacts from which GR splits Gλ by
+// degree-of-freedom ranges over the pool (the 4096 of the other pooled
+// loops). Tests lower it per operator with GR.scatterAt.
+const grPoolScatter = 4096
 
 func newGR(c Config) (*GR, error) {
 	s, err := c.solver()
@@ -103,12 +126,16 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	}
 	copy(o.vt, p.V)
 	maxIter := o.cfg.maxIter()
+	pool := o.ker.pool
 	if o.self != o {
-		o.self, o.fNormal, o.fVelocity = o, o.normalChunk, o.velocityChunk
+		o.self, o.fNormal, o.fVelocity, o.fScatter = o, o.normalChunk, o.velocityChunk, o.scatterChunk
 	}
+	if nw := pool.Workers(); len(o.runs) < nw {
+		o.runs, o.runsSet = make([][][2]int, nw), make([]bool, nw)
+	}
+	clear(o.runsSet)
 	o.p = p
 	defer func() { o.p = nil }()
-	pool := o.ker.pool
 	for iter := 0; ; iter++ {
 		pool.For(m, 4096, o.fNormal) // u = Gᵀṽ + NRel
 		o.idx = o.idx[:0]
@@ -156,8 +183,14 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 			}
 			o.scr = o.scrOwn[:n]
 		}
-		clear(o.scr)
-		p.G.AddMulVec(o.scr, lambda[:m])
+		if at := cmp.Or(o.scatterAt, grPoolScatter); m >= at && pool.Workers() > 1 {
+			o.lam = lambda[:m]
+			pool.For(n, min(at, 4096), o.fScatter)
+			o.lam = nil
+		} else {
+			clear(o.scr)
+			p.G.AddMulVec(o.scr, lambda[:m])
+		}
 		pool.For(p.MInv.NumBlocks(), 2048, o.fVelocity)
 	}
 }

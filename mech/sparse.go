@@ -91,6 +91,50 @@ func (c *Cols) AddMulVec(dst, y []float64) {
 	}
 }
 
+// ColRuns appends to dst the runs [from, to) of consecutive columns that
+// hold every entry in the rows [lo, hi): the columns with such an entry,
+// with gaps shorter than gap columns bridged. Contacts listed body by body
+// (pairs, then the walls, say) touch a row range in a few long runs.
+func (c *Cols) ColRuns(dst [][2]int, lo, hi, gap int) [][2]int {
+	l, h := int32(lo), int32(hi)
+	for j := 0; j+1 < len(c.Ptr); j++ {
+		for _, r := range c.Row[c.Ptr[j]:c.Ptr[j+1]] {
+			if r >= l && r < h {
+				if k := len(dst) - 1; k >= 0 && j-dst[k][1] < gap {
+					dst[k][1] = j + 1
+				} else {
+					dst = append(dst, [2]int{j, j + 1})
+				}
+				break
+			}
+		}
+	}
+	return dst
+}
+
+// AddMulVecRows adds C y to dst[lo:hi] only (the rows [lo, hi)), reading
+// the columns of runs, which must hold every entry of those rows in
+// increasing order (see ColRuns). Every entry receives its terms in the
+// same order as in AddMulVec (by column, zero yⱼ skipped), so AddMulVec
+// split into disjoint row ranges on several goroutines gives AddMulVec's
+// result bit for bit.
+func (c *Cols) AddMulVecRows(dst, y []float64, lo, hi int, runs [][2]int) {
+	l, h := int32(lo), int32(hi)
+	for _, run := range runs {
+		for j := run[0]; j < run[1]; j++ {
+			yj := y[j]
+			if yj == 0 {
+				continue
+			}
+			for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
+				if r := c.Row[k]; r >= l && r < h {
+					dst[r] += c.Val[k] * yj
+				}
+			}
+		}
+	}
+}
+
 // AddScaledCol sets dst += s·(column j).
 func (c *Cols) AddScaledCol(dst []float64, j int, s float64) {
 	for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {

@@ -1,0 +1,116 @@
+package impact
+
+import (
+	"fmt"
+	"math"
+	"math/rand"
+	"testing"
+
+	"impactsim/mech"
+	"impactsim/par"
+)
+
+// grPoolProblem is a jittered square patch of 2D balls (touching
+// neighbours within 1 + 1e-9) with random velocities, so GR takes several
+// iterations with many violators.
+func grPoolProblem(side int, seed int64) *mech.Problem {
+	rng := rand.New(rand.NewSource(seed))
+	var x, y, vx, vy, m []float64
+	for i := 0; i < side; i++ {
+		for j := 0; j < side; j++ {
+			x = append(x, float64(i)+float64(j%2)*1e-10)
+			y = append(y, float64(j))
+			vx = append(vx, rng.NormFloat64())
+			vy = append(vy, rng.NormFloat64())
+			m = append(m, math.Exp(0.5*rng.NormFloat64()))
+		}
+	}
+	return ballsProblem(x, y, vx, vy, m)
+}
+
+// TestGRPooledScatterIsExact: GR with Gλ summed by degree-of-freedom
+// ranges on a pool of 1, 2 or 3 workers gives the serial impulses bit for
+// bit, on a problem whose every row range is touched by many columns.
+func TestGRPooledScatterIsExact(t *testing.T) {
+	p := grPoolProblem(14, 3)
+	m := p.NContacts()
+	serial, err := NewGR(0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := make([]float64, m)
+	stW, err := serial.Resolve(p, want)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stW.Iterations < 2 {
+		t.Fatalf("only %d GR iterations: the scatter is not exercised", stW.Iterations)
+	}
+	for _, nw := range []int{1, 2, 3} {
+		t.Run(fmt.Sprint(nw), func(t *testing.T) {
+			pool := par.New(nw)
+			defer pool.Close()
+			o, _ := NewGR(0, "")
+			o.SetPool(pool)
+			o.scatterAt = 1
+			got := make([]float64, m)
+			for rep := 0; rep < 2; rep++ { // the second Resolve reuses the spans' storage
+				st, err := o.Resolve(p, got)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if st.Iterations != stW.Iterations {
+					t.Fatalf("%d iterations, serial %d", st.Iterations, stW.Iterations)
+				}
+				for j := range want {
+					if math.Float64bits(got[j]) != math.Float64bits(want[j]) {
+						t.Fatalf("λ[%d] = %v, serial %v", j, got[j], want[j])
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestAddMulVecRowsIsExact: Gλ by row ranges (each over its ColRuns) equals
+// clear + AddMulVec bit for bit for every split of the rows into 1–3
+// ranges, including ranges that start inside a body's block.
+func TestAddMulVecRowsIsExact(t *testing.T) {
+	p := grPoolProblem(9, 5)
+	g := &p.G
+	rng := rand.New(rand.NewSource(1))
+	y := make([]float64, g.NCols())
+	for j := range y {
+		if rng.Intn(4) != 0 { // some zero impulses, which AddMulVec skips
+			y[j] = rng.NormFloat64()
+		}
+	}
+	n := g.NRows
+	want := make([]float64, n)
+	g.AddMulVec(want, y)
+	got := make([]float64, n)
+	var runs [][2]int
+	for _, nw := range []int{1, 2, 3} {
+		for trial := 0; trial < 20; trial++ {
+			cut := []int{0}
+			for w := 1; w < nw; w++ {
+				cut = append(cut, cut[w-1]+rng.Intn(n-cut[w-1]))
+			}
+			cut = append(cut, n)
+			for i := range got {
+				got[i] = math.NaN()
+			}
+			for w := 0; w < nw; w++ {
+				lo, hi := cut[w], cut[w+1]
+				runs = g.ColRuns(runs[:0], lo, hi, 1+trial%3)
+				clear(got[lo:hi])
+				g.AddMulVecRows(got, y, lo, hi, runs)
+			}
+			for i := range want {
+				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("%d ranges %v: row %d = %v, AddMulVec %v", nw, cut, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
