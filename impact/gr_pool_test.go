@@ -97,18 +97,20 @@ func TestAddMulVecRowsIsExact(t *testing.T) {
 				cut = append(cut, cut[w-1]+rng.Intn(n-cut[w-1]))
 			}
 			cut = append(cut, n)
-			for i := range got {
-				got[i] = math.NaN()
-			}
 			for w := 0; w < nw; w++ {
+				// Each range on a vector of sentinels: it must write
+				// exactly its rows, with AddMulVec's bits.
 				lo, hi := cut[w], cut[w+1]
+				for i := range got {
+					got[i] = 7.25
+				}
 				runs = g.ColRuns(runs[:0], lo, hi, 1+trial%3)
 				clear(got[lo:hi])
 				g.AddMulVecRows(got, y, lo, hi, runs)
-			}
-			for i := range want {
-				if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-					t.Fatalf("%d ranges %v: row %d = %v, AddMulVec %v", nw, cut, i, got[i], want[i])
+				for i := range want {
+					if in := lo <= i && i < hi; in && math.Float64bits(got[i]) != math.Float64bits(want[i]) || !in && got[i] != 7.25 {
+						t.Fatalf("%d ranges %v, range [%d, %d): row %d = %v, AddMulVec %v", nw, cut, lo, hi, i, got[i], want[i])
+					}
 				}
 			}
 		}
