@@ -7,10 +7,23 @@
 // # The layer (Bizon et al. 1998, Phys. Rev. Lett. 80, 57)
 //
 // N = 60,000 spheres of one diameter σ in a cell periodic in x and y
-// (spheres.Periodic) of area L_x L_y = Nσ²/5.4, so that the layer depth H =
-// Nσ³/(L_x L_y) is 5.4σ (square by default, L = σ√(N/5.4); Config.Aspect =
-// L_y/L_x, HexAspect = √3/2 for hexagons, whose three wave vectors are
-// not allowed wave vectors of a square periodic cell); restitution e(v) = 1 − (1 − e₀)(v/v₀)^{3/4} below v₀ =
+// (spheres.Periodic) of area L_x L_y = Nσ²/6.0 (Config.PerArea: 6.0
+// spheres per σ² of floor, 100σ × 100σ at 60,000) with the layer depth H
+// = 5.42σ (Config.Depth) in f* = f√(H/g) and λ/H: the N, box and depth of
+// Bizon et al.'s own reference configuration of their 1998 simulation
+// (github.com/cbizon/granular_benchmark: challenge/cases.json,
+// particle_count 60000, box_width 100, layer_depth 5.42; the drive
+// frequency f*/√(H) in units of √(g/σ)). H is not Nσ³/(L_x L_y) = 6.0σ;
+// the source does not define it, and 5.42σ is what that layer's depth
+// would be at a packing fraction of 0.58 (6.0·(π/6)/0.58 = 5.42, our
+// inference). The first sessions took H = Nσ³/(L_x L_y) =
+// 5.4σ (PerArea = 0: 5.4 per σ², 105.4σ × 105.4σ), a layer with 10 %
+// fewer spheres per area at the same f. Square by default; Config.Aspect
+// = L_y/L_x, HexAspect = √3/2 for hexagons, whose three wave vectors are
+// not allowed wave vectors of a square periodic cell. Bizon et al.'s box
+// has solid side walls (restitution 0.7, μ = 0.5) and diameters spread by
+// 1 %; here the sides are periodic (the choice, as in Smith et
+// al.) and the spheres of one size. Restitution e(v) = 1 − (1 − e₀)(v/v₀)^{3/4} below v₀ =
 // √(gσ) and e₀ = 0.7 above (impact.VelocityRestitution), friction μ = 0.5
 // (Alg. 3, or the boxed LCP), the floor z = A sin(2πf t) (package motion,
 // spheres.Plane.Follow), f = f*√(g/H), A = Γg/(2πf)². Bizon et al.'s

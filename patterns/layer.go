@@ -45,9 +45,15 @@ type Config struct {
 	Point Point
 	// N is the number of spheres (Bizon et al.: 60,000).
 	N int
-	// Sigma is the spheres' diameter σ (m) and Depth the layer depth H/σ
-	// (H = Nσ³/(L_x L_y): the periodic cell's area is Nσ²/Depth).
+	// Sigma is the spheres' diameter σ (m) and Depth the layer depth H/σ,
+	// the H of f* = f√(H/g) and of λ/H (Bizon et al.: 5.42).
 	Sigma, Depth float64
+	// PerArea is the number of spheres per σ² of floor, Nσ²/(L_x L_y):
+	// the periodic cell's area is Nσ²/PerArea (Bizon et al.: 60,000 in
+	// 100σ × 100σ, 6.0). 0: Depth, the "cubic" depth H = Nσ³/(L_x L_y) of
+	// the first sessions, whose layer has 10 % fewer spheres per area
+	// than Bizon et al.'s at the same H.
+	PerArea float64
 	// Aspect is the periodic cell's L_y/L_x (0 or 1: a square cell). A
 	// hexagonal pattern's three wave vectors fit a periodic cell only if
 	// L_y/L_x is √3/2 (times a rational): HexAspect.
@@ -81,12 +87,29 @@ type Config struct {
 	Correction *sim.Correction
 }
 
+// BizonDepth and BizonPerArea are the layer of Bizon et al.'s simulation:
+// depth H = 5.42σ, and 60,000 spheres in a 100σ × 100σ box, 6.0 spheres
+// per σ² (package documentation, "The layer").
+const (
+	BizonDepth   = 5.42
+	BizonPerArea = 6.0
+)
+
 // DefaultConfig returns Bizon et al.'s layer at point p: 60,000 spheres of
-// σ = 1 mm, H = 5.4σ, e₀ = 0.7 with e(v), μ = 0.5, GR and Alg. 3 at h =
-// 3·10⁻⁴ s.
+// σ = 1 mm, 6.0 per σ² (a 100σ × 100σ cell), H = 5.42σ, e₀ = 0.7 with
+// e(v), μ = 0.5, GR and Alg. 3 at h = 3·10⁻⁴ s.
 func DefaultConfig(p Point) Config {
-	return Config{Point: p, N: 60000, Sigma: 1e-3, Depth: 5.4, CoR: 0.7, Mu: 0.5, Rho: 8900, G: 9.81,
+	return Config{Point: p, N: 60000, Sigma: 1e-3, Depth: BizonDepth, PerArea: BizonPerArea, CoR: 0.7, Mu: 0.5, Rho: 8900, G: 9.81,
 		H: 3e-4, Operator: "gr", Friction: "alg3", Seed: 1}
+}
+
+// Cover returns the spheres per σ² of floor, Nσ²/(L_x L_y): PerArea, or
+// Depth when PerArea is 0.
+func (c *Config) Cover() float64 {
+	if c.PerArea == 0 {
+		return c.Depth
+	}
+	return c.PerArea
 }
 
 // Check validates the configuration.
@@ -98,7 +121,7 @@ func (c *Config) Check() error {
 		return nil
 	}
 	for _, e := range []error{pos("f*", c.Point.FStar), pos("Γ", c.Point.Gamma), pos("σ", c.Sigma), pos("depth", c.Depth),
-		pos("ρ", c.Rho), pos("g", c.G), pos("h", c.H)} {
+		pos("spheres per σ²", c.Cover()), pos("ρ", c.Rho), pos("g", c.G), pos("h", c.H)} {
 		if e != nil {
 			return e
 		}
@@ -113,7 +136,7 @@ func (c *Config) Check() error {
 		return fmt.Errorf("patterns: aspect L_y/L_x = %v, want a positive finite number (0: square)", c.Aspect)
 	}
 	if lx, ly := c.Sides(); min(lx, ly) < 6*c.Sigma {
-		return fmt.Errorf("patterns: %d spheres at depth %gσ make a cell of %.3gσ × %.3gσ, want at least 6σ a side", c.N, c.Depth, lx/c.Sigma, ly/c.Sigma)
+		return fmt.Errorf("patterns: %d spheres at %g per σ² make a cell of %.3gσ × %.3gσ, want at least 6σ a side", c.N, c.Cover(), lx/c.Sigma, ly/c.Sigma)
 	}
 	law := c.Law()
 	return law.Check()
@@ -125,14 +148,14 @@ func (c *Config) Check() error {
 // contain all six, (±4, 0) and (±2, ±3).
 var HexAspect = math.Sqrt(3) / 2
 
-// Sides returns the periodic cell's sides L_x and L_y (L_x L_y = Nσ²/Depth,
-// L_y/L_x = Aspect).
+// Sides returns the periodic cell's sides L_x and L_y (L_x L_y =
+// Nσ²/Cover(), L_y/L_x = Aspect).
 func (c *Config) Sides() (lx, ly float64) {
 	a := c.Aspect
 	if a == 0 {
 		a = 1
 	}
-	lx = c.Sigma * math.Sqrt(float64(c.N)/(c.Depth*a))
+	lx = c.Sigma * math.Sqrt(float64(c.N)/(c.Cover()*a))
 	return lx, a * lx
 }
 

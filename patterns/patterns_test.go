@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	"impactsim/par"
@@ -326,5 +327,71 @@ func TestLayerTiled(t *testing.T) {
 	t.Logf("%d contacts → %d; copies within %.2g σ of the original after one step", sy.Contacts, sz.Contacts, worst/c.Sigma)
 	if worst > 1e-12*c.Sigma {
 		t.Errorf("copies moved %.2g σ away from the original, want ≤ 1e-12 σ", worst/c.Sigma)
+	}
+}
+
+// TestBizonCell: the default layer is Bizon et al.'s (60,000 spheres in a
+// 100σ × 100σ cell, 6.0 per σ², H = 5.42σ in f* = f√(H/g)); PerArea = 0
+// gives the first sessions' cell of area Nσ²/Depth; a state file carries
+// its cell and is refused by a layer with another cell, and a format-1
+// file (no cell) whose centres lie outside the configuration's cell is
+// refused too.
+func TestBizonCell(t *testing.T) {
+	c := DefaultConfig(Fig12[0])
+	lx, ly := c.Sides()
+	if math.Abs(lx/c.Sigma-100) > 1e-12 || lx != ly {
+		t.Errorf("default cell %.15g σ × %.15g σ, want 100σ × 100σ", lx/c.Sigma, ly/c.Sigma)
+	}
+	if f, want := c.Frequency(), 0.38*math.Sqrt(9.81/(5.42e-3)); math.Abs(f-want) > 1e-12*want {
+		t.Errorf("drive frequency %.15g Hz, want f*√(g/H) = %.15g Hz with H = 5.42σ", f, want)
+	}
+	old := c
+	old.PerArea, old.Depth = 0, 5.4
+	if ox, _ := old.Sides(); math.Abs(ox/c.Sigma-math.Sqrt(60000/5.4)) > 1e-9 {
+		t.Errorf("PerArea = 0: cell %.15g σ, want √(N/5.4) = %.15g σ", ox/c.Sigma, math.Sqrt(60000/5.4))
+	}
+
+	// a small layer after a few steps, written and read back
+	c.N, c.H = 900, 1e-3
+	y, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for k := 0; k < 5; k++ {
+		if _, err := y.Step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var buf bytes.Buffer
+	if err := y.WriteState(&buf); err != nil {
+		t.Fatal(err)
+	}
+	same, _ := New(c)
+	if err := same.ReadState(bytes.NewReader(buf.Bytes())); err != nil {
+		t.Fatalf("same configuration: %v", err)
+	}
+	d := c
+	d.PerArea = 5.4
+	other, _ := New(d)
+	err = other.ReadState(bytes.NewReader(buf.Bytes()))
+	t.Logf("another cell: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "cell") {
+		t.Errorf("state of a %g per σ² cell read into a %g per σ² layer: %v, want an error naming the cell", c.PerArea, d.PerArea, err)
+	}
+
+	// format 1: the same bytes without the cell's sides
+	v2 := buf.Bytes()
+	v1 := append([]byte(stateMagic1), v2[len(stateMagic):len(stateMagic)+16]...)
+	v1 = append(v1, v2[len(stateMagic)+32:]...)
+	if err := same.ReadState(bytes.NewReader(v1)); err != nil {
+		t.Errorf("format 1 in its own cell: %v", err)
+	}
+	small := c
+	small.PerArea = 7
+	s, _ := New(small)
+	err = s.ReadState(bytes.NewReader(v1))
+	t.Logf("format 1 in a smaller cell: %v", err)
+	if err == nil || !strings.Contains(err.Error(), "outside") {
+		t.Errorf("format-1 state read into a smaller cell: %v, want an error (centres outside the cell)", err)
 	}
 }

@@ -26,7 +26,7 @@ type patternOpts struct {
 	pattern            string
 	n                  int
 	dt, sigma, depth   float64
-	aspect             float64
+	perArea, aspect    float64
 	operator, friction string
 	solver             string
 	blcpTol            float64
@@ -41,7 +41,8 @@ func (o *patternOpts) register(fs *flag.FlagSet, pattern string) {
 	countVar(fs, &o.n, "n", 60000, 1, 1e8, "number of spheres (Bizon et al.: 60,000)")
 	fs.Float64Var(&o.dt, "dt", 3e-4, "time step (s)")
 	fs.Float64Var(&o.sigma, "sigma", 1e-3, "sphere diameter σ (m)")
-	fs.Float64Var(&o.depth, "depth", 5.4, "layer depth H/σ (the periodic cell's area is nσ²/depth)")
+	fs.Float64Var(&o.depth, "depth", patterns.BizonDepth, "layer depth H/σ, the H of f* = f√(H/g) and λ/H (Bizon et al.: 5.42)")
+	fs.Float64Var(&o.perArea, "per-area", patterns.BizonPerArea, "spheres per σ² of floor: the periodic cell's area is nσ²/per-area (Bizon et al.: 60,000 in 100σ × 100σ, 6; 0: the depth, the first sessions' layer)")
 	fs.Float64Var(&o.aspect, "aspect", 1, "the periodic cell's L_y/L_x (1: square; 0.866 = √3/2 holds hexagons of wavelength L_x/4, package patterns)")
 	fs.StringVar(&o.operator, "operator", "gr", "impact operator: "+strings.Join(spheresOperators(), ", "))
 	fs.StringVar(&o.friction, "friction", "alg3", "friction law: `alg3` (maximal dissipation, Smith et al. Alg. 3) or blcp (boxed LCP, Zhang et al.)")
@@ -94,7 +95,7 @@ func (o *patternOpts) points(name string) ([]patterns.Point, error) {
 func (o *patternOpts) layer(name string, p patterns.Point, warn io.Writer) (*patterns.Layer, error) {
 	c := patterns.DefaultConfig(p)
 	c.N, c.H, c.Sigma, c.Depth, c.Operator, c.Friction, c.Solver, c.Seed = o.n, o.dt, o.sigma, o.depth, o.operator, o.friction, o.solver, o.seed
-	c.BoxedTol, c.BoxedMaxIter, c.Aspect = o.blcpTol, o.blcpIters, o.aspect
+	c.BoxedTol, c.BoxedMaxIter, c.Aspect, c.PerArea = o.blcpTol, o.blcpIters, o.aspect, o.perArea
 	if !(o.blcpTol > 0) || math.IsInf(o.blcpTol, 0) {
 		return nil, badInput("%s: --blcp-tol: expected a tolerance > 0, got %v", name, o.blcpTol)
 	}
@@ -125,7 +126,7 @@ func cmdPatterns(args []string, stdout, stderr io.Writer) error {
 	out := fs.String("out", filepath.Join("out", "patterns"), "output directory (one subdirectory per pattern)")
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	save := outFile(fs, "save-state", "write the layer's state to this file after every sample and at the end (continue the run with --resume; one --pattern)")
-	resume := inFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth, --aspect; --cycles more periods)")
+	resume := inFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth, --per-area, --aspect; --cycles more periods)")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -235,7 +236,7 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 	warm := fs.Float64("warm-cycles", 1, "drive periods to run before timing (after --resume: 0 unless given)")
 	dts := fs.String("table3", "", "comma-separated time steps to time one after the other from the warmed state (Table 3: 1e-3,5e-4,3e-4,2e-4,1e-4)")
 	save := outFile(fs, "save-state", "write the warmed state to this file")
-	resume := inFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth, --aspect)")
+	resume := inFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth, --per-area, --aspect)")
 	cpuprofile := outFile(fs, "cpuprofile", "write a CPU profile (go tool pprof) of the timed steps to this file (the first time step's last pass)")
 	stepsCSV := outFile(fs, "steps-csv", "write one row per timed step to this CSV file (h, pass, step, time, cycles, drive phase, contacts, islands, largest island, QCE iterations and boxed-LCP sweeps of the costliest island, capped solves, residual, impact, friction and contact-resolution seconds, step wall and CPU seconds, mean height in σ)")
 	memprofile := outFile(fs, "memprofile", "write a heap profile (go tool pprof: inuse_space after the timed steps, alloc_space over the run) to this file")

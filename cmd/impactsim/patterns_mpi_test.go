@@ -15,14 +15,17 @@ import (
 
 // The small layer of the across-ranks tests: 900 spheres (12.9σ × 12.9σ,
 // 2 × 2 subdomains of 6.5σ), half a drive period (103 steps of GR + Alg. 3),
-// sampled every quarter period.
-var patternsMPIArgs = []string{"patterns", "--pattern", "hexagons", "--n", "900", "--cycles", "0.5", "--sample-every", "0.25", "--quiet"}
+// sampled every quarter period. It is the first sessions' layer (H =
+// 5.4σ, 5.4 spheres per σ²), whose half period of 102.9 steps rounds to
+// 103 steps that reach the second sample (Bizon et al.'s H = 5.42σ makes
+// it 103.1 steps: one sample).
+var patternsMPIArgs = []string{"patterns", "--pattern", "hexagons", "--n", "900", "--depth", "5.4", "--per-area", "5.4", "--cycles", "0.5", "--sample-every", "0.25", "--quiet"}
 
 // readLayerState reads a state file of the small layer.
 func readLayerState(t *testing.T, data []byte) *patterns.Layer {
 	t.Helper()
 	c := patterns.DefaultConfig(patterns.Fig12[0])
-	c.N = 900
+	c.N, c.Depth, c.PerArea = 900, 5.4, 5.4
 	y, err := patterns.New(c)
 	if err != nil {
 		t.Fatal(err)
@@ -85,7 +88,7 @@ func TestPatternsAcrossGoroutineRanks(t *testing.T) {
 	var o patternOpts
 	fs := newFlags("patterns")
 	o.register(fs, "all")
-	if err := fs.Parse(patternsMPIArgs[1:5]); err != nil {
+	if err := fs.Parse(patternsMPIArgs[1:9]); err != nil {
 		t.Fatal(err)
 	}
 	pts, err := o.points("patterns")
