@@ -180,6 +180,7 @@ type Flow struct {
 	step  spheres.Config
 	src   *rand.PCG
 	rng   *rand.Rand
+	ranks *ranks // the decomposition across MPI ranks (Distribute), or nil
 }
 
 // New builds the channel, its walls, obstacle and inflow plane (plane 0),
@@ -205,7 +206,7 @@ func New(cfg Config) (*Flow, error) {
 	f.step = spheres.Config{H: cfg.H, Epsilon: cfg.Epsilon, Law: cfg.Law, SortEvery: cfg.SortEvery}
 	if cfg.Fill {
 		for x := cfg.Spacing / 2; x < cfg.Length; x += cfg.Spacing {
-			f.layer(x)
+			f.layer(x) // no error in one process
 		}
 	}
 	f.Stats.reset()
@@ -213,8 +214,9 @@ func New(cfg Config) (*Flow, error) {
 }
 
 // layer adds a lattice layer of spheres at x, skipping sites that overlap
-// the obstacle.
-func (f *Flow) layer(x float64) {
+// the obstacle. The random draws do not depend on which sites are kept,
+// so every rank of a distributed flow draws the same velocities.
+func (f *Flow) layer(x float64) error {
 	c := &f.Cfg
 	ny, nz := int(c.Width/c.Spacing+1e-9), int(c.Height/c.Spacing+1e-9)
 	for iy := 0; iy < ny; iy++ {
@@ -224,9 +226,12 @@ func (f *Flow) layer(x float64) {
 			if f.inObstacle(p, c.Radius) {
 				continue
 			}
-			f.Sys.Add(p, v, [3]float64{}, c.Radius, c.Density)
+			if err := f.add(p, v); err != nil {
+				return err
+			}
 		}
 	}
+	return nil
 }
 
 // inObstacle reports whether a sphere of radius r at p overlaps the
@@ -245,19 +250,40 @@ func (f *Flow) inObstacle(p [3]float64, r float64) bool {
 
 // Step advances one step: the spheres, then the inflow (when the plane has
 // moved a diameter it moves back by one and a layer is spawned in front of
-// it) and the outflow (spheres beyond x = Length are deleted).
+// it) and the outflow (spheres beyond x = Length are deleted). A
+// distributed flow (Distribute) steps across its ranks (collective); a
+// failure of the ranks is the statistics' Err.
 func (f *Flow) Step() spheres.StepStats {
-	st := f.Sys.Step(&f.step)
-	f.Steps++
+	var st spheres.StepStats
+	if f.ranks != nil {
+		if st = f.stepRanks(); st.Err != nil {
+			return st
+		}
+	} else {
+		st = f.Sys.Step(&f.step)
+		f.Steps++
+		f.inflow() // no error in one process
+		L := f.Cfg.Length
+		x := f.Sys.X
+		f.Sys.Remove(func(i int) bool { return x[3*i] > L })
+	}
+	if err := f.Stats.add(f, &st); err != nil && st.Err == nil {
+		st.Err = err
+	}
+	return st
+}
+
+// inflow moves the inflow plane back by a diameter and spawns a layer in
+// front of it once it has travelled one.
+func (f *Flow) inflow() error {
 	c := &f.Cfg
-	pl := &f.Sys.Planes[0]
+	pl := f.inflowPlane()
 	if d := 2 * c.Radius; pl.P[0] >= d*(1-1e-9) {
 		pl.P[0] -= d
-		f.layer(pl.P[0] + c.Radius)
+		if err := f.setInflowPlane(pl); err != nil {
+			return err
+		}
+		return f.layer(pl.P[0] + c.Radius)
 	}
-	L := c.Length
-	x := f.Sys.X
-	f.Sys.Remove(func(i int) bool { return x[3*i] > L })
-	f.Stats.add(f, &st)
-	return st
+	return nil
 }

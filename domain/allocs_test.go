@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"fmt"
 	"testing"
 
 	"impactsim/mpi"
@@ -37,6 +38,22 @@ func TestOneRankStepAllocs(t *testing.T) {
 			return NewSpheres(c, sys, cfg)
 		}})
 	}
+	// the channel's step on one rank: a sphere deleted and a new one
+	// inserted every step (RemoveSpheres, AddSphere), and the census
+	cases = append(cases, struct {
+		name string
+		make func(c mpi.Comm) (stepper, error)
+	}{"spheres colours, insert and delete", func(c mpi.Comm) (stepper, error) {
+		sys, hi := sphereGas(8, 4, 4)
+		sys.Gravity = [3]float64{}
+		cfg := benchConfig("colours", hi)
+		cfg.NBGS.Blocks = [3]int{2, 2, 1}
+		d, err := NewSpheres(c, sys, cfg)
+		if err != nil {
+			return nil, err
+		}
+		return &churn{d: d, next: int64(sys.N())}, nil
+	}})
 	for _, tc := range cases {
 		err := mpi.RunLocal(1, func(c mpi.Comm) error {
 			d, err := tc.make(c)
@@ -66,4 +83,41 @@ func TestOneRankStepAllocs(t *testing.T) {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 	}
+}
+
+// churn steps a distributed sphere system and then replaces its sphere of
+// lowest ID by a new one at the same place (the next ID), as an inflow and
+// an outflow would, and takes the census.
+type churn struct {
+	d    *Spheres
+	next int64
+	x    [3]float64
+	r    float64
+	lo   int64
+	drop func(x *[3]float64, id int64) bool
+}
+
+func (c *churn) Step() error {
+	if err := c.d.Step(); err != nil {
+		return err
+	}
+	if c.drop == nil {
+		c.drop = func(x *[3]float64, id int64) bool {
+			if id == c.lo {
+				c.x = *x
+				return true
+			}
+			return false
+		}
+	}
+	c.lo, c.r = c.d.own[0].gid, c.d.own[0].p[10]
+	if c.d.RemoveSpheres(c.drop) != 1 {
+		return fmt.Errorf("sphere %d not deleted", c.lo)
+	}
+	if ok, err := c.d.AddSphere(c.next, c.x, [3]float64{}, [3]float64{}, c.r, 1000); !ok || err != nil {
+		return fmt.Errorf("sphere %d not inserted: %v", c.next, err)
+	}
+	c.next++
+	_, err := c.d.Census()
+	return err
 }

@@ -98,6 +98,8 @@ const (
 	tagReport  = 33
 	tagSync    = 50 // + 2·dim + (0 up, 1 down): NBGS velocity syncs
 	tagBack    = 60 // + 2·dim + (0 up, 1 down): NBGS ghost → owner
+	tagSum     = 70 // sumOrdered (+1: the broadcast)
+	tagIDs     = 72 // CheckIDs (+1: the verdict)
 )
 
 // Stats describes the last step on this rank.
@@ -119,6 +121,11 @@ type Stats struct {
 	// Detect is the time of the prediction and contact detection.
 	Detect time.Duration
 	Law    mech.Stats
+	// Pairs is the number of body–body contacts among Contacts;
+	// MaxPenetration and MaxWallPenetration the largest overlaps of two
+	// bodies and of a body and a wall this rank detected (NBGS steps).
+	Pairs                              int
+	MaxPenetration, MaxWallPenetration float64
 }
 
 // Totals sums a rank's Stats over the steps taken (since New).
@@ -203,6 +210,9 @@ type grid struct {
 	// per dimension (each subdomain a whole number of them): the colours
 	// of the reproducible NBGS sweeps.
 	blocks [3]int
+
+	cen     [12]float64 // census's reduction buffers
+	removed int         // bodies deleted since the last census
 
 	Last  Stats
 	Total Totals

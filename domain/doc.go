@@ -146,6 +146,29 @@
 // the colour or sweep changed only (the others' copies already agree);
 // plus one Allreduce of one value.
 //
+// # Insertion and deletion (insert.go)
+//
+// Bodies may be added and deleted between steps (the channel flow's inflow
+// and outflow; Spheres.AddSphere, RemoveSpheres). Global ids are the
+// caller's and must not depend on the rank count: every rank evaluates
+// the same deterministic rule (the channel numbers spawned spheres by a
+// counter, with the same random draws, as one process numbers them) and
+// offers every new body; a rank keeps it only when its centre lies in its
+// subdomain (the cell of ownership, blocks included), so exactly one rank
+// creates it. A body is deleted by its owner alone. Ghosts live for one
+// step — each step's exchange rebuilds them from the owners' bodies — so
+// a deleted body's ghosts are dropped on the neighbours by the next
+// exchange with no message; the rank's own local system, which a rank
+// without ghosts keeps between steps, is marked to be loaded again. Both
+// keep the bodies in id order and do not allocate in the steady state
+// (TestOneRankStepAllocs: a sphere replaced every step). The whole
+// system's counts after a step (Census: bodies, bodies deleted, contacts,
+// pairs, largest penetrations) are reductions of integers held exactly in
+// float64 (exact in any order below 2⁵³) and of maxima, so every rank
+// count gives the same numbers; floating-point sums (KineticEnergy) are
+// added on Root in rank order. CheckIDs gathers every id to Root and
+// checks that none is held twice (a test aid).
+//
 // # The limit: one giant island
 //
 // An island that crosses subdomains is solved on one rank, so a settled

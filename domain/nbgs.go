@@ -136,6 +136,12 @@ func (d *Spheres) stepNBGS() error {
 	}
 	g.Last.Contacts = len(nb.idx)
 	g.Last.Local = len(nb.idx) - g.Last.Boundary
+	for _, k := range nb.idx {
+		if g.cs[k].j >= 0 {
+			g.Last.Pairs++
+		}
+	}
+	g.Last.MaxPenetration, g.Last.MaxWallPenetration = m.loc.Penetrations()
 	if cfg.Mode == Colours {
 		for c := range nb.colour {
 			nb.colour[c] = nb.colour[c][:0]

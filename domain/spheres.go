@@ -55,7 +55,8 @@ type Spheres struct {
 
 // NewSpheres splits the system sys, which every rank holds whole, over the
 // ranks of c: each rank keeps the spheres of its subdomain. Global ids are
-// the spheres' IDs, which must be 0 … N−1 (a system built with Add).
+// the spheres' IDs, which must be distinct and ≥ 0 (a system built with
+// Add has 0 … N−1; one whose spheres were added and removed, any set).
 // sys must not be periodic itself (use SpheresConfig.Periodic).
 func NewSpheres(c mpi.Comm, sys *spheres.System, cfg SpheresConfig) (*Spheres, error) {
 	if sys.Periodic.L != [2]float64{} {
@@ -75,12 +76,12 @@ func NewSpheres(c mpi.Comm, sys *spheres.System, cfg SpheresConfig) (*Spheres, e
 		return nil, fmt.Errorf("domain: %w", err)
 	}
 	n := sys.N()
-	seen := make([]bool, n)
-	for i, id := range sys.ID {
-		if id < 0 || id >= int64(n) || seen[id] {
-			return nil, fmt.Errorf("domain: sphere %d has ID %d; the IDs must be 0 … %d, each once", i, id, n-1)
+	ids := slices.Clone(sys.ID)
+	slices.Sort(ids)
+	for k, id := range ids {
+		if id < 0 || (k > 0 && id == ids[k-1]) {
+			return nil, fmt.Errorf("domain: sphere ID %d is negative or held by two spheres; the IDs must be distinct and ≥ 0", id)
 		}
-		seen[id] = true
 	}
 	m := &sphereModel{cfg: cfg}
 	for _, s := range []*spheres.System{&m.loc, &m.rsys} {
@@ -138,6 +139,111 @@ func (d *Spheres) SetPlane(k int, p spheres.Plane) error {
 	return nil
 }
 
+// Plane returns plane k of the rank's local system (every rank holds the
+// same planes).
+func (d *Spheres) Plane(k int) spheres.Plane { return d.m.loc.Planes[k] }
+
+// AddSphere offers a new sphere to this rank (not collective: every rank
+// offers the same spheres, each keeps those whose centre lies in its
+// subdomain): ID id, centre x, velocity v, angular velocity w, identity
+// orientation, radius r and density rho, with the mass and inertia of
+// spheres.System.Add. It reports whether this rank kept it. The new
+// sphere takes part from the next step on.
+func (d *Spheres) AddSphere(id int64, x, v, w [3]float64, r, rho float64) (bool, error) {
+	if id < 0 {
+		return false, fmt.Errorf("domain: sphere ID %d, want ≥ 0", id)
+	}
+	b := body{gid: id, x: x}
+	b.p = [maxPay]float64{v[0], v[1], v[2], w[0], w[1], w[2], 1, 0, 0, 0, r}
+	b.p[11], b.p[12] = spheres.Inverses(r, rho)
+	return d.insert(b)
+}
+
+// RemoveSpheres deletes this rank's spheres whose centre x and ID make
+// drop true and returns how many (not collective: each sphere is deleted
+// by its owner; its copies on the neighbours vanish with the next step's
+// ghost exchange). It does not allocate.
+func (d *Spheres) RemoveSpheres(drop func(x *[3]float64, id int64) bool) int { return d.remove(drop) }
+
+// Census returns the whole system's sphere count, the last step's
+// contacts (pairs among them) and its largest penetrations (collective;
+// every rank gets them).
+func (d *Spheres) Census() (Census, error) { return d.census() }
+
+// KineticEnergy returns Σ ½m|v|² + ½I|ω|² of the whole system on every
+// rank (collective): each rank sums its spheres in ID order, Root adds
+// the ranks' sums in rank order.
+func (d *Spheres) KineticEnergy() (float64, error) {
+	d.syncOwn()
+	e := 0.0
+	for i := range d.own {
+		p := &d.own[i].p
+		e += 0.5 * ((p[0]*p[0]+p[1]*p[1]+p[2]*p[2])/p[11] + (p[3]*p[3]+p[4]*p[4]+p[5]*p[5])/p[12])
+	}
+	d.m.ke[0] = e
+	s, err := d.sumOrdered(d.m.ke[:])
+	if err != nil {
+		return 0, err
+	}
+	return s[0], nil
+}
+
+// CheckIDs checks that every sphere is held by exactly one rank and
+// returns their number (collective; it gathers every ID on Root).
+func (d *Spheres) CheckIDs() (int, error) { return d.grid.CheckIDs() }
+
+// Owned returns this rank's spheres in ID order: IDs (as float64, exact
+// below 2⁵³), centres, velocities, angular velocities and radii, in
+// slices reused by the next call (a rank's piece of an output frame).
+func (d *Spheres) Owned() (ids []float64, pos, vel, omega [][3]float64, r []float64) {
+	d.syncOwn()
+	m := d.m
+	k := len(d.own)
+	m.oid, m.or = grow(m.oid, k), grow(m.or, k)
+	if cap(m.opos) < k {
+		m.opos, m.ovel, m.oom = make([][3]float64, k), make([][3]float64, k), make([][3]float64, k)
+	}
+	m.opos, m.ovel, m.oom = m.opos[:k], m.ovel[:k], m.oom[:k]
+	for i := range d.own {
+		o := &d.own[i]
+		m.oid[i], m.or[i] = float64(o.gid), o.p[10]
+		m.opos[i] = o.x
+		m.ovel[i] = [3]float64{o.p[0], o.p[1], o.p[2]}
+		m.oom[i] = [3]float64{o.p[3], o.p[4], o.p[5]}
+	}
+	return m.oid, m.opos, m.ovel, m.oom, m.or
+}
+
+// GatherSystem replaces, on root, the spheres of sys by the whole
+// distributed system's, in ID order, and its planes' positions by the
+// distributed ones (collective; other ranks leave sys alone). Unlike
+// GatherState it takes any set of IDs (spheres inserted and deleted);
+// sys's next ID is left to the caller (spheres.System.SetNextID).
+func (d *Spheres) GatherSystem(root int, sys *spheres.System) error {
+	all, err := d.gather(root)
+	if err != nil || d.cart.Rank() != root {
+		return err
+	}
+	if len(sys.Planes) != len(d.m.loc.Planes) {
+		return fmt.Errorf("domain: the target system has %d planes, the distributed one %d", len(sys.Planes), len(d.m.loc.Planes))
+	}
+	sys.Remove(func(int) bool { return true })
+	for i := range all {
+		b := &all[i]
+		sys.X = append(sys.X, b.x[:]...)
+		sys.VW = append(sys.VW, b.p[0:6]...)
+		sys.Q = append(sys.Q, b.p[6:10]...)
+		sys.R = append(sys.R, b.p[10])
+		sys.InvM = append(sys.InvM, b.p[11])
+		sys.InvI = append(sys.InvI, b.p[12])
+		sys.ID = append(sys.ID, b.gid)
+	}
+	for k := range sys.Planes {
+		sys.Planes[k].P = d.m.loc.Planes[k].P
+	}
+	return nil
+}
+
 // Momentum returns the total linear momentum Σ mᵢ vᵢ (collective; every
 // rank gets it).
 func (d *Spheres) Momentum() ([3]float64, error) { return d.momentum() }
@@ -181,6 +287,10 @@ type sphereModel struct {
 	gx, gq, gvw []float64
 	nb          nbgsWork
 	marg        [2]float64 // NBGS: this rank's detection margin, all ranks'
+	ke          [1]float64
+	// Owned's slices
+	oid, or         []float64
+	opos, ovel, oom [][3]float64
 }
 
 func (m *sphereModel) nv() int    { return 6 }

@@ -481,7 +481,7 @@ func TestSpheresRefusals(t *testing.T) {
 		{"periodic system", func() *spheres.System { s := box(); s.Periodic.L = [2]float64{2, 1}; return s },
 			func() SpheresConfig { return colours(1) }, 1, "periodic itself"},
 		{"ids", func() *spheres.System { s := box(); s.ID[3] = 7; return s },
-			func() SpheresConfig { return colours(1) }, 1, "IDs must be 0"},
+			func() SpheresConfig { return colours(1) }, 1, "IDs must be distinct"},
 		{"time step", box, func() SpheresConfig { c := colours(1); c.H = 0; return c }, 1, "time step"},
 		{"law", box, func() SpheresConfig { c := colours(1); c.NBGS = nil; c.Law.Operator = "nope"; return c }, 1, "nope"},
 		{"odd blocks", box, func() SpheresConfig { c := colours(1); c.NBGS.Blocks[0] = 3; return c }, 1, "want 1 or an even number"},

@@ -79,6 +79,10 @@ func (s *System) Margin(h float64, impact bool) float64 {
 	return m
 }
 
+// Penetrations returns the largest overlap of two spheres and of a
+// sphere and a wall among the last detection's contacts (0 if none).
+func (s *System) Penetrations() (pair, wall float64) { return s.work.maxPen, s.work.maxWallPen }
+
 // SetMargin makes the following detections use margin m > 0 instead of
 // their own (0: their own): spheres of one process must find the contacts
 // the whole system's margin finds.

@@ -42,17 +42,33 @@ func (s *System) N() int { return len(s.R) }
 // and angular velocity w (identity orientation) and returns its index. The
 // sphere's ID is the number of spheres added before it.
 func (s *System) Add(x, v, w [3]float64, r, rho float64) int {
-	m := rho * 4 / 3 * math.Pi * r * r * r
+	invM, invI := Inverses(r, rho)
 	s.X = append(s.X, x[0], x[1], x[2])
 	s.Q = append(s.Q, 1, 0, 0, 0)
 	s.VW = append(s.VW, v[0], v[1], v[2], w[0], w[1], w[2])
 	s.R = append(s.R, r)
-	s.InvM = append(s.InvM, 1/m)
-	s.InvI = append(s.InvI, 1/(0.4*m*r*r))
+	s.InvM = append(s.InvM, invM)
+	s.InvI = append(s.InvI, invI)
 	s.ID = append(s.ID, s.nextID)
 	s.nextID++
 	return s.N() - 1
 }
+
+// Inverses returns the inverse mass and inverse moment of inertia
+// (I = ⅖mr²) of a solid sphere of radius r and density rho, as Add
+// computes them.
+func Inverses(r, rho float64) (invM, invI float64) {
+	m := rho * 4 / 3 * math.Pi * r * r * r
+	return 1 / m, 1 / (0.4 * m * r * r)
+}
+
+// NextID returns the ID the next Add gives; SetNextID sets it (a system
+// whose spheres were assembled elsewhere, as package domain gathers a
+// distributed one, continues the numbering).
+func (s *System) NextID() int64 { return s.nextID }
+
+// SetNextID sets the ID the next Add gives.
+func (s *System) SetNextID(id int64) { s.nextID = id }
 
 // Remove deletes every sphere i with drop(i) true, keeping the order of the
 // others, and returns how many it removed. It does not allocate.
