@@ -114,6 +114,9 @@ func (o *BoxedLCP) Name() string { return o.Normal.Name() + "+blcp" }
 
 // Solve writes λ (len m) and β (len D.NCols()) for p.
 func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, error) {
+	if err := p.NeedStoredD("friction: boxed LCP"); err != nil {
+		return mech.Stats{}, err
+	}
 	m, n, nd := p.NContacts(), p.NDof(), p.D.NCols()
 	st, err := o.Normal.Resolve(p, lambda)
 	if err != nil {

@@ -75,6 +75,9 @@ func sparseDot(a *mech.Cols, i int, b *mech.Cols, j int) float64 {
 // Solve computes λ (len m) and β (len D.NCols()).
 func (o *Coulomb) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, error) {
 	var st mech.Stats
+	if err := p.NeedStoredD("friction: Coulomb"); err != nil {
+		return st, err
+	}
 	m, n, nd := p.NContacts(), p.NDof(), p.D.NCols()
 	clear(lambda[:m])
 	clear(beta[:nd])

@@ -11,7 +11,11 @@
 // With a pool (SetPool) and at least 4096 sliding contacts, its sliding
 // velocities and the QP's products A z run by row ranges on the pool; each
 // row is summed as on one goroutine, so β is bitwise the same for any
-// number of workers (TestMaxDissipationPooledIsExact).
+// number of workers (TestMaxDissipationPooledIsExact). It also reads a
+// friction basis given matrix-free (mech.Problem.DBasis: the columns
+// computed by the system when read, none stored), with the stored basis's
+// bits (TestMaxDissipationMatrixFreeBasis); Coulomb, NBGS and the boxed LCP
+// read D's storage and refuse such a problem.
 //
 // Coulomb couples normal and friction impulses (Newton restitution plus
 // Coulomb's law) and solves them by projected block Gauss–Seidel with exact

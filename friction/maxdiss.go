@@ -46,11 +46,15 @@ type MaxDissipation struct {
 	w      []float64
 	prob   qp.Problem
 	terms  []float64 // per column of D: its slip terms (slipTerms)
-	p      *mech.Problem
-	fSlip  func(w, lo, hi int)
-	fB     func(w, lo, hi int)
-	pool   *par.Pool
-	pa     pooledDelassus
+	// per worker: scratch for a column of a matrix-free basis
+	// (mech.Problem.TangentCol)
+	colRows [][]int32
+	colVals [][]float64
+	p       *mech.Problem
+	fSlip   func(w, lo, hi int)
+	fB      func(w, lo, hi int)
+	pool    *par.Pool
+	pa      pooledDelassus
 	// poolFrom overrides pooledDelassusRows (tests; 0: the constant)
 	poolFrom int
 }
@@ -73,17 +77,29 @@ func (o *MaxDissipation) poolRows() int {
 }
 
 // slipChunk sets w_j = D_jᵀv⁻ + DRel_j (mech.Problem.RelTangentVelocities,
-// the same arithmetic) and the slip terms of columns [lo, hi) of o.p.D.
-func (o *MaxDissipation) slipChunk(_, lo, hi int) {
+// the same arithmetic) and the slip terms of columns [lo, hi) of o.p's
+// friction basis, on worker wk's column scratch.
+func (o *MaxDissipation) slipChunk(wk, lo, hi int) {
 	p := o.p
 	for j := lo; j < hi; j++ {
-		w := p.D.ColDot(j, p.V)
+		rows, vals := o.col(wk, p, j)
+		w := mech.DotEntries(rows, vals, p.V)
 		if len(p.DRel) != 0 {
 			w += p.DRel[j]
 		}
 		o.w[j] = w
-		o.terms[j] = slipTerms(p, j)
+		o.terms[j] = slipTerms(p, j, rows, vals)
 	}
+}
+
+// col returns friction column j of p (mech.Problem.TangentCol) on worker
+// wk's scratch.
+func (o *MaxDissipation) col(wk int, p *mech.Problem, j int) ([]int32, []float64) {
+	rows, vals := p.TangentCol(j, o.colRows[wk], o.colVals[wk])
+	if p.DBasis != nil {
+		o.colRows[wk], o.colVals[wk] = rows, vals // keep grown scratch
+	}
+	return rows, vals
 }
 
 // pooledDelassus is a Delassus matrix whose products A x run by row ranges
@@ -132,11 +148,12 @@ func NewMaxDissipation(solver string) (*MaxDissipation, error) {
 // problems.
 const SlipRoundoff = 1e-12
 
-// slipTerms returns Σ|Tⱼᵢ vᵢ| + |DRelⱼ| for column j of p.D at p.V.
-func slipTerms(p *mech.Problem, j int) float64 {
+// slipTerms returns Σ|Tⱼᵢ vᵢ| + |DRelⱼ| for friction column j of p (its
+// entries rows, vals) at p.V.
+func slipTerms(p *mech.Problem, j int, rows []int32, vals []float64) float64 {
 	t := math.Abs(p.DRelAt(j))
-	for e := p.D.Ptr[j]; e < p.D.Ptr[j+1]; e++ {
-		t += math.Abs(p.D.Val[e] * p.V[p.D.Row[e]])
+	for e, r := range rows {
+		t += math.Abs(vals[e] * p.V[r])
 	}
 	return t
 }
@@ -154,7 +171,7 @@ func grow(s []float64, n int) []float64 {
 // Resolve computes β on the columns of p.D.
 func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.Stats, error) {
 	var st mech.Stats
-	nd := p.D.NCols()
+	nd := p.NTangents()
 	for i := range beta[:nd] {
 		beta[i] = 0
 	}
@@ -173,6 +190,9 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 	if o.fSlip == nil {
 		o.fSlip = o.slipChunk
 	}
+	if nw := o.pool.Workers(); len(o.colRows) < nw {
+		o.colRows, o.colVals = make([][]int32, nw), make([][]float64, nw)
+	}
 	if o.pool.Workers() > 1 && nd >= 2*o.poolRows() {
 		o.pool.For(nd, min(2048, o.poolRows()), o.fSlip)
 	} else {
@@ -181,9 +201,9 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 	o.p = nil
 	o.hi = o.hi[:0]
 	for c0 := 0; c0 < nd; {
-		k := p.DContact[c0]
+		k := p.TangentContact(c0)
 		c1 := c0
-		for c1 < nd && p.DContact[c1] == k {
+		for c1 < nd && p.TangentContact(c1) == k {
 			c1++
 		}
 		bound := p.Mu[k] * lambda[k]
@@ -199,18 +219,18 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 			start := len(o.d.Row)
 			for j := c0; j < c1; j++ {
 				s := -o.w[j] / norm
-				for e := p.D.Ptr[j]; e < p.D.Ptr[j+1]; e++ {
-					row := p.D.Row[e]
+				rows, vals := o.col(0, p, j)
+				for e, row := range rows {
 					found := false
 					for q := start; q < len(o.d.Row); q++ {
 						if o.d.Row[q] == row {
-							o.d.Val[q] += s * p.D.Val[e]
+							o.d.Val[q] += s * vals[e]
 							found = true
 							break
 						}
 					}
 					if !found {
-						o.d.Append(int(row), s*p.D.Val[e])
+						o.d.Append(int(row), s*vals[e])
 					}
 				}
 			}

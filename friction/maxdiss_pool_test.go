@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"impactsim/desiderata"
+	"impactsim/mech"
 	"impactsim/par"
 )
 
@@ -15,20 +16,8 @@ import (
 // moving in random directions, some sliding and some sticking (every
 // contact pooled: the threshold set to one row).
 func TestMaxDissipationPooledIsExact(t *testing.T) {
-	rng := rand.New(rand.NewSource(7))
-	var b []desiderata.Ball
-	for i := 0; i < 12; i++ {
-		for j := 0; j < 12; j++ {
-			b = append(b, desiderata.Ball{X: float64(i) + 0.5*float64(j%2), Y: float64(j) * math.Sqrt(0.75),
-				VX: rng.NormFloat64(), VY: rng.NormFloat64(), M: 0.5 + rng.Float64(), R: 0.5})
-		}
-	}
-	p := desiderata.Balls2D(b, 0.5, 0.4)
+	p, lambda := slidingPatch(12, 7)
 	m := p.NContacts()
-	lambda := make([]float64, m)
-	for k := range lambda {
-		lambda[k] = 0.5 + 4*rng.Float64() // some contacts stick: z inside its box
-	}
 	solve := func(pool *par.Pool) []float64 {
 		o, err := NewMaxDissipation("sparse")
 		if err != nil {
@@ -73,4 +62,24 @@ func TestMaxDissipationPooledIsExact(t *testing.T) {
 		}
 	}
 	t.Logf("%d contacts, %d nonzero friction impulses (%d inside their bounds), bitwise equal on 2 and 3 workers", m, nz, inside)
+}
+
+// slidingPatch is a k × k patch of touching 2D balls moving in random
+// directions (μ = 0.4) and normal impulses λ for its contacts between 0.5
+// and 4.5, so that some contacts slide and some stick under Alg. 3.
+func slidingPatch(k int, seed int64) (*mech.Problem, []float64) {
+	rng := rand.New(rand.NewSource(seed))
+	var b []desiderata.Ball
+	for i := 0; i < k; i++ {
+		for j := 0; j < k; j++ {
+			b = append(b, desiderata.Ball{X: float64(i) + 0.5*float64(j%2), Y: float64(j) * math.Sqrt(0.75),
+				VX: rng.NormFloat64(), VY: rng.NormFloat64(), M: 0.5 + rng.Float64(), R: 0.5})
+		}
+	}
+	p := desiderata.Balls2D(b, 0.5, 0.4)
+	lambda := make([]float64, p.NContacts())
+	for k := range lambda {
+		lambda[k] = 0.5 + 4*rng.Float64() // some contacts stick: z inside its box
+	}
+	return p, lambda
 }

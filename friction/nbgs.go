@@ -190,6 +190,9 @@ func (o *NBGS) Params() (tol float64, maxIter, domains int, relax float64) {
 // Solve computes λ (len m) and β (len D.NCols()) of p.
 func (o *NBGS) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, error) {
 	var st mech.Stats
+	if err := p.NeedStoredD("friction: NBGS"); err != nil {
+		return st, err
+	}
 	if err := o.Check(); err != nil {
 		return st, err
 	}

@@ -35,6 +35,11 @@ type Problem struct {
 	// acts on the whole relative velocity. Laws that do not support them
 	// refuse a problem that has them (HasRel).
 	NRel, DRel []float64
+	// DBasis, when not nil, gives the friction basis matrix-free (see
+	// Basis): D and DContact are then empty and the operators that support
+	// it read the columns through NTangents, TangentContact and
+	// TangentCol. DRel, when not empty, still has one entry per column.
+	DBasis Basis
 	// Bodies[2i], Bodies[2i+1] are the blocks touched by contact i, −1 for
 	// static geometry and fixed bodies (either position may be −1, not both).
 	// Operators use it to build contact graphs (islands) without inspecting G.
@@ -76,6 +81,7 @@ func (p *Problem) Reset(dim, n int) {
 	p.DContact = p.DContact[:0]
 	p.NRel, p.DRel = p.NRel[:0], p.DRel[:0]
 	p.Bodies = p.Bodies[:0]
+	p.DBasis = nil
 }
 
 // NRelAt returns NRel[i], or 0 when the problem has no normal known
@@ -275,7 +281,11 @@ func (p *Problem) ApplyImpulses(dst, v, lambda, beta, scratch []float64) {
 	}
 	p.G.AddMulVec(scratch, lambda)
 	if beta != nil {
-		p.D.AddMulVec(scratch, beta)
+		if p.DBasis != nil {
+			p.DBasis.AddMulVec(scratch, beta)
+		} else {
+			p.D.AddMulVec(scratch, beta)
+		}
 	}
 	p.MInv.MulVec(dst, scratch)
 	for i := range dst {

@@ -177,18 +177,24 @@ func TestImpactDeterministicAcrossWorkers(t *testing.T) {
 				nw, s.work.bigAt = -nw, 1
 			}
 			done := onWorkers(s, nw)
-			cfg := &ImpactConfig{H: 1e-3, Law: l, SortEvery: 7}
-			for k := 0; k < 40; k++ {
-				if _, err := s.StepImpact(cfg); err != nil {
-					t.Fatal(err)
-				}
-			}
+			impactSteps(t, s, l, 40)
 			done()
 			if ref == nil {
 				ref = s
 				continue
 			}
 			sameState(t, fmt.Sprintf("%s, %d workers (pooled islands: %v)", l.Name(), nw, s.work.bigAt > 0), s, ref)
+		}
+	}
+}
+
+// impactSteps takes n steps of law l at h = 1e-3 (cells sorted every 7).
+func impactSteps(t *testing.T, s *System, l Law, n int) {
+	t.Helper()
+	cfg := &ImpactConfig{H: 1e-3, Law: l, SortEvery: 7}
+	for k := 0; k < n; k++ {
+		if _, err := s.StepImpact(cfg); err != nil {
+			t.Fatal(err)
 		}
 	}
 }
@@ -248,6 +254,85 @@ func TestImpactStepAllocs(t *testing.T) {
 		})
 		if a != 0 {
 			t.Errorf("%s (pooled islands: %v): %v allocations per step, want 0", l.Name(), c.pooled, a)
+		}
+	}
+}
+
+// TestMatrixFreeTangentsAreExact: the islands' friction basis given
+// matrix-free (tanBasis, mech.Basis) is the stored D bit for bit — every
+// column's entries and D β — and 40 steps of GR + Alg. 3 on it give the
+// state of the stored columns bit for bit, on one goroutine and with every
+// island built and solved on a pool of 2.
+func TestMatrixFreeTangentsAreExact(t *testing.T) {
+	l := Law{Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5}
+	for _, pooled := range []bool{false, true} {
+		var ref *System
+		for _, stored := range []bool{true, false} {
+			s := crate(150, 2)
+			s.work.storedD = stored
+			done := func() {}
+			if pooled {
+				s.work.bigAt = 1
+				done = onWorkers(s, 2)
+			}
+			impactSteps(t, s, l, 40)
+			done()
+			if ref == nil {
+				ref = s
+				continue
+			}
+			sameState(t, fmt.Sprintf("matrix-free D (pooled islands: %v)", pooled), s, ref)
+		}
+	}
+
+	// the columns themselves: every contact of a step, as one problem
+	s := crate(150, 2)
+	impactSteps(t, s, l, 20)
+	cols := s.work.isl.order[:len(s.work.con)]
+	if np := s.work.npair; np < 10 || len(cols)-np < 1 {
+		t.Fatalf("%d pair contacts, %d wall contacts", np, len(cols)-np)
+	}
+	var free, stored islandWork
+	s.work.storedD = false
+	s.buildIsland(&free, -1, cols, false)
+	s.work.storedD = true
+	s.buildIsland(&stored, -2, cols, false)
+	pf, ps := &free.p, &stored.p
+	if pf.DBasis == nil || ps.DBasis != nil || pf.D.NCols() != 0 {
+		t.Fatalf("DBasis %v / %v, stored columns %d", pf.DBasis != nil, ps.DBasis != nil, pf.D.NCols())
+	}
+	nd := ps.D.NCols()
+	if pf.NTangents() != nd || nd != 2*len(cols) {
+		t.Fatalf("%d matrix-free columns, %d stored, %d contacts", pf.NTangents(), nd, len(cols))
+	}
+	var rows []int32
+	var vals []float64
+	y := make([]float64, nd)
+	rng := rand.New(rand.NewPCG(1, 2))
+	for k := 0; k < nd; k++ {
+		if pf.TangentContact(k) != ps.DContact[k] {
+			t.Fatalf("column %d: contact %d, stored %d", k, pf.TangentContact(k), ps.DContact[k])
+		}
+		rows, vals = pf.TangentCol(k, rows, vals)
+		a, b := ps.D.Ptr[k], ps.D.Ptr[k+1]
+		if len(rows) != b-a {
+			t.Fatalf("column %d: %d entries, stored %d", k, len(rows), b-a)
+		}
+		for e := range rows {
+			if rows[e] != ps.D.Row[a+e] || math.Float64bits(vals[e]) != math.Float64bits(ps.D.Val[a+e]) {
+				t.Fatalf("column %d entry %d: (%d, %v), stored (%d, %v)", k, e, rows[e], vals[e], ps.D.Row[a+e], ps.D.Val[a+e])
+			}
+		}
+		if k%3 != 0 {
+			y[k] = rng.NormFloat64()
+		}
+	}
+	df, ds := make([]float64, pf.NDof()), make([]float64, ps.NDof())
+	pf.DBasis.AddMulVec(df, y)
+	ps.D.AddMulVec(ds, y)
+	for r := range df {
+		if math.Float64bits(df[r]) != math.Float64bits(ds[r]) {
+			t.Fatalf("(D y)[%d] = %v, stored %v", r, df[r], ds[r])
 		}
 	}
 }

@@ -66,6 +66,14 @@
 // workers, with or without the pooled build
 // (TestImpactDeterministicAcrossWorkers).
 //
+// The island's friction basis D is not stored for Alg. 3 (nor without
+// friction): the problem carries it matrix-free (mech.Problem.DBasis), the
+// two tangent columns of a contact computed when read from its record and
+// 24 bytes of island data (tanBasis) instead of 24 stored entries (≈ 320
+// bytes per contact); the columns are the stored ones bit for bit
+// (TestMatrixFreeTangentsAreExact). The boxed LCP reads D's storage, so
+// its islands store it.
+//
 // # Periodic sides (periodic.go)
 //
 // System.Periodic makes x and y periodic: nearest-image contacts, a broad

@@ -26,7 +26,7 @@ import (
 // law's answer is invariant under this change of coordinates (impulses,
 // relative velocities and energies are the same; only rounding differs).
 // The columns are the normal (n on sphere i, −n on j: a sphere's lever arm
-// −r n has no moment about n) and two tangents t and o = n × t with moments
+// −r n has no moment about n) and two tanBasis t and o = n × t with moments
 // (t, −r_i o | −t, −r_j o) and (o, r_i t | −o, r_j t); the wall's known
 // velocity goes to NRel, DRel. Islands with at least bigIsland contacts are
 // solved first, one at a time, by a law that spreads its own work over the
@@ -137,7 +137,8 @@ type islandWork struct {
 	vp, scr          []float64
 	sc               []float64 // per island sphere: √(I/m)
 	bodies           []int32
-	cols             []int32 // the contacts of the island being built
+	cols             []int32  // the contacts of the island being built
+	tan              tanBasis // the friction basis, matrix-free (all laws but blcp)
 	fBodies, fCount  func(_, lo, hi int)
 	fFill            func(_, lo, hi int)
 	st               mech.Stats
@@ -233,7 +234,7 @@ func (s *System) solveIsland(wk, a int) {
 	cols := u.order[u.start[c]:u.start[c+1]]
 	s.buildIsland(iw, c+1, cols, wk == s.pool.Workers() && s.pool.Workers() > 1)
 	p := &iw.p
-	m, nd, nb := len(cols), p.D.NCols(), len(iw.bodies)
+	m, nd, nb := len(cols), p.NTangents(), len(iw.bodies)
 	iw.lambda = growF(iw.lambda, m)
 	iw.beta = growF(iw.beta, nd)
 	st, ti, tf, err := iw.law.solve(p, iw.lambda, iw.beta, w.v0)
@@ -264,9 +265,16 @@ func (s *System) solveIsland(wk, a int) {
 // first, then written in place, so that a large island (pooled) is built
 // by row ranges on the pool; the problem is the same bit for bit either
 // way, and its storage is sized once, without append's spare growth.
+//
+// The tangent columns are stored (p.D) only for the boxed LCP, which reads
+// D's storage; for the other laws (Alg. 3, no friction) they are given
+// matrix-free (p.DBasis = iw.tan, mech.Basis): 24 bytes per contact
+// instead of 24 entries and their pointers (≈ 320 bytes), the same
+// columns bit for bit.
 func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled bool) {
 	w := &s.work
 	u := &w.isl
+	free := w.law.friction() != "blcp" && !w.storedD
 	iw.bodies = iw.bodies[:0]
 	for _, k := range cols {
 		ct := &w.con[k]
@@ -285,8 +293,13 @@ func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled boo
 	p.MInv.ShapeUniform(nb, 6)
 	iw.sc = growF(iw.sc, nb)
 	p.G.Ptr = grow(p.G.Ptr, m+1)
-	p.D.Ptr = grow(p.D.Ptr, 2*m+1)
-	p.DContact = grow(p.DContact, 2*m)
+	if free {
+		iw.tan.con, iw.tan.cols, iw.tan.rec = w.con, cols, grow(iw.tan.rec, m)
+		p.DBasis = &iw.tan
+	} else {
+		p.D.Ptr = grow(p.D.Ptr, 2*m+1)
+		p.DContact = grow(p.DContact, 2*m)
+	}
 	p.CoR, p.Mu = grow(p.CoR, m), grow(p.Mu, m)
 	p.Bodies = grow(p.Bodies, 2*m)
 	if w.moving {
@@ -310,15 +323,18 @@ func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled boo
 	}
 	run(nb, 2048, iw.fBodies)
 	run(m, 1024, iw.fCount) // entries per column, at Ptr[column + 1]
-	p.G.Ptr[0], p.D.Ptr[0] = 0, 0
+	p.G.Ptr[0] = 0
 	for k := 1; k <= m; k++ {
 		p.G.Ptr[k] += p.G.Ptr[k-1]
 	}
-	for k := 1; k <= 2*m; k++ {
-		p.D.Ptr[k] += p.D.Ptr[k-1]
-	}
 	p.G.Row, p.G.Val = grow(p.G.Row, p.G.Ptr[m]), grow(p.G.Val, p.G.Ptr[m])
-	p.D.Row, p.D.Val = grow(p.D.Row, p.D.Ptr[2*m]), grow(p.D.Val, p.D.Ptr[2*m])
+	if !free {
+		p.D.Ptr[0] = 0
+		for k := 1; k <= 2*m; k++ {
+			p.D.Ptr[k] += p.D.Ptr[k-1]
+		}
+		p.D.Row, p.D.Val = grow(p.D.Row, p.D.Ptr[2*m]), grow(p.D.Val, p.D.Ptr[2*m])
+	}
 	run(m, 1024, iw.fFill)
 	iw.cols = nil
 }
@@ -345,30 +361,35 @@ func (s *System) islandColumns(iw *islandWork, lo, hi int, fill bool) {
 	w := &s.work
 	u := &w.isl
 	p := &iw.p
+	free := p.DBasis != nil
 	for lk := lo; lk < hi; lk++ {
 		ct := &w.con[iw.cols[lk]]
 		li, lj := int(u.loc[ct.i]), -1
 		if ct.j >= 0 {
 			lj = int(u.loc[ct.j])
 		}
-		n, t := ct.n, ct.t
-		o := cross(n, t)
 		ki, kj := ct.ri/iw.sc[li], 0.0
 		if lj >= 0 {
 			kj = ct.rj / iw.sc[lj]
 		}
-		ti, tj := scale3(-ki, o), scale3(-kj, o)
-		oi, oj := scale3(ki, t), scale3(kj, t)
 		if !fill {
 			p.G.Ptr[lk+1] = columnLen(lj, [3]float64{}, [3]float64{})
-			p.D.Ptr[2*lk+1] = columnLen(lj, ti, tj)
-			p.D.Ptr[2*lk+2] = columnLen(lj, oi, oj)
+			for c := 0; c < 2 && !free; c++ {
+				_, ai, aj := tangentColumn(ct, c, ki, kj)
+				p.D.Ptr[2*lk+1+c] = columnLen(lj, ai, aj)
+			}
 			continue
 		}
-		writeColumn(&p.G, p.G.Ptr[lk], li, lj, n, [3]float64{}, [3]float64{})
-		writeColumn(&p.D, p.D.Ptr[2*lk], li, lj, t, ti, tj)
-		writeColumn(&p.D, p.D.Ptr[2*lk+1], li, lj, o, oi, oj)
-		p.DContact[2*lk], p.DContact[2*lk+1] = lk, lk
+		writeColumn(&p.G, p.G.Ptr[lk], li, lj, ct.n, [3]float64{}, [3]float64{})
+		if free {
+			iw.tan.rec[lk] = tanRec{li: int32(li), lj: int32(lj), ki: ki, kj: kj}
+		} else {
+			for c := 0; c < 2; c++ {
+				d, ai, aj := tangentColumn(ct, c, ki, kj)
+				writeColumn(&p.D, p.D.Ptr[2*lk+c], li, lj, d, ai, aj)
+				p.DContact[2*lk+c] = lk
+			}
+		}
 		if w.moving {
 			p.NRel[lk] = ct.rel[0]
 			p.DRel[2*lk], p.DRel[2*lk+1] = ct.rel[1], ct.rel[2]
@@ -397,8 +418,15 @@ func columnLen(lj int, ai, aj [3]float64) int {
 // moments ai on island sphere li and −d, aj on lj (lj < 0: a wall); a zero
 // moment is not stored.
 func writeColumn(c *mech.Cols, at, li, lj int, d, ai, aj [3]float64) {
+	putColumn(c.Row[at:], c.Val[at:], li, lj, d, ai, aj)
+}
+
+// putColumn writes writeColumn's entries into rows and vals (room for 12)
+// and returns their number.
+func putColumn(rows []int32, vals []float64, li, lj int, d, ai, aj [3]float64) int {
+	at := 0
 	put := func(row int, v float64) {
-		c.Row[at], c.Val[at] = int32(row), v
+		rows[at], vals[at] = int32(row), v
 		at++
 	}
 	o := 6 * li
@@ -419,6 +447,74 @@ func writeColumn(c *mech.Cols, at, li, lj int, d, ai, aj [3]float64) {
 			put(o+3, aj[0])
 			put(o+4, aj[1])
 			put(o+5, aj[2])
+		}
+	}
+	return at
+}
+
+// tangentColumn returns the direction and the moments (on sphere i, on
+// sphere j) of contact ct's tangent column c (0: t, 1: o = n × t), with
+// the moment scales ki = r_i/s_i and kj = r_j/s_j (islandSet's
+// documentation).
+func tangentColumn(ct *contact, c int, ki, kj float64) (d, ai, aj [3]float64) {
+	t := ct.t
+	o := cross(ct.n, t)
+	if c == 0 {
+		return t, scale3(-ki, o), scale3(-kj, o)
+	}
+	return o, scale3(ki, t), scale3(kj, t)
+}
+
+// tanBasis is an island's friction basis given matrix-free (mech.Basis):
+// column 2k is contact k's tangent t, 2k+1 its o = n × t, computed on
+// demand from the step's contact record and rec[k], exactly as the stored
+// columns are (tangentColumn, putColumn).
+type tanBasis struct {
+	con  []contact // the step's contacts
+	cols []int32   // the island's contacts (indices into con)
+	rec  []tanRec  // per island contact
+}
+
+// tanRec is what a contact's tangent columns need besides its record: the
+// island spheres (lj −1: a wall) and the moment scales r/s.
+type tanRec struct {
+	li, lj int32
+	ki, kj float64
+}
+
+// put writes column k's entries into rows, vals (room for 12) and returns
+// their number.
+func (b *tanBasis) put(k int, rows []int32, vals []float64) int {
+	r := &b.rec[k>>1]
+	d, ai, aj := tangentColumn(&b.con[b.cols[k>>1]], k&1, r.ki, r.kj)
+	return putColumn(rows, vals, int(r.li), int(r.lj), d, ai, aj)
+}
+
+// NCols implements mech.Basis.
+func (b *tanBasis) NCols() int { return 2 * len(b.rec) }
+
+// Contact implements mech.Basis.
+func (b *tanBasis) Contact(k int) int { return k >> 1 }
+
+// AppendCol implements mech.Basis.
+func (b *tanBasis) AppendCol(k int, rows []int32, vals []float64) ([]int32, []float64) {
+	l := len(rows)
+	rows, vals = slices.Grow(rows, 12)[:l+12], slices.Grow(vals, 12)[:l+12]
+	n := b.put(k, rows[l:], vals[l:])
+	return rows[:l+n], vals[:l+n]
+}
+
+// AddMulVec implements mech.Basis (Cols.AddMulVec's arithmetic).
+func (b *tanBasis) AddMulVec(dst, y []float64) {
+	var rows [12]int32
+	var vals [12]float64
+	for k, yk := range y {
+		if yk == 0 {
+			continue
+		}
+		n := b.put(k, rows[:], vals[:])
+		for e, r := range rows[:n] {
+			dst[r] += vals[e] * yk
 		}
 	}
 }

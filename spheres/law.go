@@ -142,8 +142,8 @@ func (li *lawInstance) solve(p *mech.Problem, lambda, beta []float64, v0 float64
 		st, err = li.blcp.Solve(p, lambda, beta)
 	default:
 		st, err = li.op.Resolve(p, lambda)
-		clear(beta[:p.D.NCols()])
-		if err == nil && li.fr != nil && p.D.NCols() > 0 {
+		clear(beta[:p.NTangents()])
+		if err == nil && li.fr != nil && p.NTangents() > 0 {
 			var fs mech.Stats
 			fs, err = li.fr.Resolve(p, lambda, beta)
 			st.Add(fs)

@@ -258,7 +258,8 @@ type workspace struct {
 	moving   bool
 	v0       float64
 	fIsland  func(w, i int)
-	bigAt    int // overrides bigIsland (tests; 0: the constant)
+	bigAt    int  // overrides bigIsland (tests; 0: the constant)
+	storedD  bool // tests: store the tangent columns (p.D) for every law
 
 	// periodic sides: per-direction cell sizes of the broad phase, and
 	// whether a periodic side is shorter than three cells
