@@ -261,13 +261,24 @@ func newGrid(c mpi.Comm, m model, nd int, lo, hi [3]float64, dims [3]int, period
 // adopt keeps the body if its centre lies in this rank's subdomain
 // (centres outside a periodic region wrapped first).
 func (g *grid) adopt(b body) {
+	if !g.owns(b.x) {
+		return
+	}
+	g.wrap(&b)
+	g.own = append(g.own, b)
+}
+
+// owns reports whether a body centred at x belongs to this rank's
+// subdomain (after the periodic wrap): adopt's test.
+func (g *grid) owns(x [3]float64) bool {
+	b := body{x: x}
 	g.wrap(&b)
 	for d := 0; d < g.nd; d++ {
 		if g.cell(b.x[d], d) != g.coord[d] {
-			return
+			return false
 		}
 	}
-	g.own = append(g.own, b)
+	return true
 }
 
 // Cart returns the rank's Cartesian communicator.

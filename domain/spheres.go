@@ -1,6 +1,7 @@
 package domain
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -58,13 +59,44 @@ type Spheres struct {
 // the spheres' IDs, which must be distinct and ≥ 0 (a system built with
 // Add has 0 … N−1; one whose spheres were added and removed, any set).
 // sys must not be periodic itself (use SpheresConfig.Periodic).
+// NewSpheresPart builds the same split without any rank holding sys.
 func NewSpheres(c mpi.Comm, sys *spheres.System, cfg SpheresConfig) (*Spheres, error) {
-	if sys.Periodic.L != [2]float64{} {
-		return nil, fmt.Errorf("domain: the sphere system is periodic itself; use SpheresConfig.Periodic")
+	ids := slices.Clone(sys.ID)
+	slices.Sort(ids)
+	for k, id := range ids {
+		if id < 0 || (k > 0 && id == ids[k-1]) {
+			return nil, fmt.Errorf("domain: sphere ID %d is negative or held by two spheres; the IDs must be distinct and ≥ 0", id)
+		}
 	}
-	if err := sys.Validate(); err != nil {
-		return nil, fmt.Errorf("domain: %w", err)
-	}
+	return newSpheres(c, sys.N(), false, cfg, func(func(x [3]float64) bool) (*spheres.System, error) { return sys, nil })
+}
+
+// NewSpheresPart splits a system of n spheres (IDs 0 … n−1) that no rank
+// holds whole (collective): every rank calls build once with the
+// predicate of its subdomain (the owner of a centre, after the periodic
+// wrap), and build returns a system holding at least the spheres whose
+// centres it accepts, with their global IDs (spheres.System.AddID; a
+// generator or reader that skips the others: patterns.NewPart,
+// spheres.System.ReadStatePart); the rank keeps those and drops the rest.
+// Walls, gravity and μ are taken from the system build returns, which
+// must not be periodic itself. The result is NewSpheres' for the whole
+// system, bit for bit. The ranks' kept spheres must number n together
+// with IDs 0 … n−1, each once (checked: the count and the IDs' sum
+// collectively, duplicates on one rank); an error of build or of these
+// checks on any rank fails every rank (ErrOtherRank on the ranks whose
+// own part was fine).
+func NewSpheresPart(c mpi.Comm, n int, cfg SpheresConfig, build func(owns func(x [3]float64) bool) (*spheres.System, error)) (*Spheres, error) {
+	return newSpheres(c, n, true, cfg, build)
+}
+
+// ErrOtherRank is NewSpheresPart's error on a rank whose own part was
+// fine when another rank's failed (that rank returns the cause).
+var ErrOtherRank = errors.New("domain: the set-up failed on other ranks")
+
+// newSpheres is NewSpheres and NewSpheresPart: the grid, the rank's
+// spheres (build), a collective check of their count (and, dense, of
+// their IDs 0 … n−1), the halo.
+func newSpheres(c mpi.Comm, n int, dense bool, cfg SpheresConfig, build func(owns func(x [3]float64) bool) (*spheres.System, error)) (*Spheres, error) {
 	if !(cfg.H > 0) || math.IsInf(cfg.H, 0) {
 		return nil, fmt.Errorf("domain: time step %v, want h > 0", cfg.H)
 	}
@@ -75,30 +107,37 @@ func NewSpheres(c mpi.Comm, sys *spheres.System, cfg SpheresConfig) (*Spheres, e
 	} else if err := cfg.Law.Check(); err != nil {
 		return nil, fmt.Errorf("domain: %w", err)
 	}
-	n := sys.N()
-	ids := slices.Clone(sys.ID)
-	slices.Sort(ids)
-	for k, id := range ids {
-		if id < 0 || (k > 0 && id == ids[k-1]) {
-			return nil, fmt.Errorf("domain: sphere ID %d is negative or held by two spheres; the IDs must be distinct and ≥ 0", id)
-		}
-	}
 	m := &sphereModel{cfg: cfg}
-	for _, s := range []*spheres.System{&m.loc, &m.rsys} {
-		s.Gravity, s.Mu = sys.Gravity, sys.Mu
-		s.Planes = slices.Clone(sys.Planes)
-		s.Boxes, s.Cylinders = sys.Boxes, sys.Cylinders
-		s.SetPool(cfg.Pool)
-	}
 	g, err := newGrid(c, m, 3, cfg.Lo, cfg.Hi, cfg.Dims, [3]bool{cfg.Periodic[0], cfg.Periodic[1]}, cfg.Root)
 	if err != nil {
 		return nil, err
 	}
-	for i := 0; i < n; i++ {
-		b := body{gid: sys.ID[i]}
-		copy(b.x[:], sys.X[3*i:3*i+3])
-		putSphere(&b, sys, i)
-		g.adopt(b)
+	// From here every rank reaches the collective check, whatever fails
+	// on it.
+	berr := g.buildSpheres(m, n, dense, build)
+	// The whole system's count and the sum of the ids (exact below 2⁵³)
+	// against n and n(n−1)/2: a sphere missing or on two ranks fails.
+	failed := 0.0
+	if berr != nil {
+		failed = 1
+	}
+	sum := 0.0
+	for i := range g.own {
+		sum += float64(g.own[i].gid)
+	}
+	in, out := []float64{float64(len(g.own)), sum, failed}, make([]float64, 3)
+	if err := g.cart.Allreduce(in, out, mpi.Sum); err != nil {
+		return nil, err
+	}
+	switch {
+	case berr != nil:
+		return nil, berr
+	case out[2] > 0:
+		return nil, fmt.Errorf("%w (%.0f)", ErrOtherRank, out[2])
+	case out[0] != float64(n):
+		return nil, fmt.Errorf("domain: the ranks keep %.0f spheres together, the system has %d", out[0], n)
+	case dense && float64(n) < 1<<26 && out[1] != float64(n)*float64(n-1)/2:
+		return nil, fmt.Errorf("domain: the ranks' sphere IDs are not 0 … %d, each once", n-1)
 	}
 	d := &Spheres{grid: g, m: m}
 	m.d = d
@@ -106,6 +145,46 @@ func NewSpheres(c mpi.Comm, sys *spheres.System, cfg SpheresConfig) (*Spheres, e
 		return nil, err
 	}
 	return d, nil
+}
+
+// buildSpheres is a rank's part of newSpheres: its spheres from build,
+// checked, adopted (those it owns) in ID order, and the local systems'
+// walls and parameters from them.
+func (g *grid) buildSpheres(m *sphereModel, n int, dense bool, build func(owns func(x [3]float64) bool) (*spheres.System, error)) error {
+	sys, err := build(g.owns)
+	if err != nil {
+		return err
+	}
+	if sys.Periodic.L != [2]float64{} {
+		return fmt.Errorf("domain: the sphere system is periodic itself; use SpheresConfig.Periodic")
+	}
+	if err := sys.Validate(); err != nil {
+		return fmt.Errorf("domain: %w", err)
+	}
+	for _, s := range []*spheres.System{&m.loc, &m.rsys} {
+		s.Gravity, s.Mu = sys.Gravity, sys.Mu
+		s.Planes = slices.Clone(sys.Planes)
+		s.Boxes, s.Cylinders = sys.Boxes, sys.Cylinders
+		s.SetPool(m.cfg.Pool)
+	}
+	for i := 0; i < sys.N(); i++ {
+		if id := sys.ID[i]; dense && (id < 0 || id >= int64(n)) {
+			return fmt.Errorf("domain: sphere %d has ID %d; the IDs must be 0 … %d", i, id, n-1)
+		}
+		b := body{gid: sys.ID[i]}
+		copy(b.x[:], sys.X[3*i:3*i+3])
+		putSphere(&b, sys, i)
+		g.adopt(b)
+	}
+	if !slices.IsSortedFunc(g.own, key) {
+		slices.SortFunc(g.own, key)
+	}
+	for i := 1; i < len(g.own); i++ {
+		if g.own[i].gid == g.own[i-1].gid {
+			return fmt.Errorf("domain: two spheres of ID %d", g.own[i].gid)
+		}
+	}
+	return nil
 }
 
 // putSphere copies sphere i's payload into b: VW, Q, R, InvM, InvI.
@@ -227,6 +306,13 @@ func (d *Spheres) GatherSystem(root int, sys *spheres.System) error {
 	if len(sys.Planes) != len(d.m.loc.Planes) {
 		return fmt.Errorf("domain: the target system has %d planes, the distributed one %d", len(sys.Planes), len(d.m.loc.Planes))
 	}
+	d.fill(sys, all)
+	return nil
+}
+
+// fill makes sys hold the gathered spheres all, in their order, and the
+// distributed planes' positions.
+func (d *Spheres) fill(sys *spheres.System, all []body) {
 	sys.Remove(func(int) bool { return true })
 	for i := range all {
 		b := &all[i]
@@ -241,7 +327,6 @@ func (d *Spheres) GatherSystem(root int, sys *spheres.System) error {
 	for k := range sys.Planes {
 		sys.Planes[k].P = d.m.loc.Planes[k].P
 	}
-	return nil
 }
 
 // Momentum returns the total linear momentum Σ mᵢ vᵢ (collective; every
@@ -479,27 +564,39 @@ func (m *sphereModel) momentum(b *body, p *[3]float64) {
 }
 
 // GatherState writes the whole distributed state into sys on root: the
-// centres, orientations and velocities of its spheres (sys must hold the
-// system's spheres with sphere i of ID i, as NewSpheres was given them)
-// and the planes' positions (collective; other ranks leave sys alone).
-// sys.WriteState then makes a checkpoint that NewSpheres restarts on any
-// number of ranks.
+// centres, orientations and velocities of its spheres and the planes'
+// positions (collective; other ranks leave sys alone). A sys that holds
+// the system's spheres with sphere i of ID i (as NewSpheres was given
+// them) is written in place; any other sys (a rank's part from
+// NewSpheresPart, or one with the walls and no spheres) is made to hold
+// the whole system in ID order, radii and masses included, as
+// GatherSystem does, with its next ID at least past the largest.
+// sys.WriteState then makes a checkpoint that NewSpheres or
+// NewSpheresPart restarts on any number of ranks.
 func (d *Spheres) GatherState(root int, sys *spheres.System) error {
-	n := sys.N()
-	x, q, vw, err := d.Gather(root, n)
+	all, err := d.gather(root)
 	if err != nil || d.cart.Rank() != root {
 		return err
 	}
-	for i, id := range sys.ID {
-		if id != int64(i) {
-			return fmt.Errorf("domain: sphere %d of the target system has ID %d; want the IDs in index order", i, id)
-		}
-	}
-	copy(sys.X, x)
-	copy(sys.Q, q)
-	copy(sys.VW, vw)
 	if len(sys.Planes) != len(d.m.loc.Planes) {
 		return fmt.Errorf("domain: the target system has %d planes, the distributed one %d", len(sys.Planes), len(d.m.loc.Planes))
+	}
+	inPlace := sys.N() == len(all)
+	for i := 0; inPlace && i < len(all); i++ {
+		inPlace = sys.ID[i] == int64(i) && all[i].gid == int64(i)
+	}
+	if !inPlace {
+		d.fill(sys, all)
+		if k := len(all); k > 0 {
+			sys.SetNextID(max(sys.NextID(), all[k-1].gid+1))
+		}
+		return nil
+	}
+	for i := range all {
+		b := &all[i]
+		copy(sys.X[3*i:3*i+3], b.x[:])
+		copy(sys.Q[4*i:4*i+4], b.p[6:10])
+		copy(sys.VW[6*i:6*i+6], b.p[0:6])
 	}
 	for k := range sys.Planes {
 		sys.Planes[k].P = d.m.loc.Planes[k].P

@@ -159,6 +159,19 @@ func (c *Config) Sides() (lx, ly float64) {
 	return lx, a * lx
 }
 
+// LatticeTop returns the height of the highest centres of New's lattice
+// (layers 1.05σ apart over the floor z = 0).
+func (c *Config) LatticeTop() float64 {
+	nx, ny := c.lattice()
+	return c.Sigma/2 + 0.02*c.Sigma + 1.05*c.Sigma*float64((c.N-1)/(nx*ny))
+}
+
+// lattice returns the number of lattice sites of New's layers along x and y.
+func (c *Config) lattice() (nx, ny int) {
+	lx, ly := c.Sides()
+	return int(lx / (1.05 * c.Sigma)), int(ly / (1.05 * c.Sigma))
+}
+
 // LayerDepth returns H = Depth·σ.
 func (c *Config) LayerDepth() float64 { return c.Depth * c.Sigma }
 
@@ -210,12 +223,21 @@ type Remote interface {
 // apart (at most 1.05σ between neighbours' centres, layers 1.05σ apart)
 // over the floor z = 0, with random velocities of 0.05√(gσ), periodic in x
 // and y, the floor following z = A sin(2πf t).
-func New(c Config) (*Layer, error) {
+func New(c Config) (*Layer, error) { return NewPart(c, nil) }
+
+// NewPart builds the part of New's layer whose centres keep accepts (nil:
+// all of it): the same spheres, bit for bit, with New's IDs, in ID order,
+// and no others created — one MPI rank builds its subdomain's spheres
+// (plus whatever else keep accepts), not the whole layer. Its time is
+// that of New (the random sequence is drawn for every sphere, 5 or a few
+// more draws each, in New's order); its memory is that of the part.
+// Cfg.N stays the whole layer's count.
+func NewPart(c Config, keep func(x [3]float64) bool) (*Layer, error) {
 	if err := c.Check(); err != nil {
 		return nil, err
 	}
 	lx, ly := c.Sides()
-	nx, ny := int(lx/(1.05*c.Sigma)), int(ly/(1.05*c.Sigma))
+	nx, ny := c.lattice()
 	perLayer := nx * ny
 	s := &spheres.System{Gravity: [3]float64{0, 0, -c.G}, Mu: c.Mu, Periodic: spheres.Periodic{L: [2]float64{lx, ly}}}
 	ref := spheres.Plane{N: [3]float64{0, 0, 1}}
@@ -233,7 +255,9 @@ func New(c Config) (*Layer, error) {
 			r + 0.02*c.Sigma + 1.05*c.Sigma*float64(z),
 		}
 		v := [3]float64{vs * rng.NormFloat64(), vs * rng.NormFloat64(), vs * rng.NormFloat64()}
-		s.Add(x, v, [3]float64{}, r, c.Rho)
+		if keep == nil || keep(x) {
+			s.AddID(int64(k), x, v, [3]float64{}, r, c.Rho)
+		}
 	}
 	m := motion.Motion{Terms: []motion.Term{{Kind: motion.Oscillation, Axis: r3.Vec{Z: 1}, Amplitude: c.Amplitude(), Frequency: c.Frequency()}}}
 	if err := m.Validate(); err != nil {

@@ -44,7 +44,14 @@ func (y *Layer) WriteState(w io.Writer) error {
 // (states of the first sessions' layer, 5.4 spheres per σ², need
 // PerArea = Depth = 5.4: the flags --per-area 5.4 --depth 5.4). On error
 // the layer must not be stepped.
-func (y *Layer) ReadState(r io.Reader) error {
+func (y *Layer) ReadState(r io.Reader) error { return y.ReadStatePart(r, nil) }
+
+// ReadStatePart is ReadState keeping only the spheres whose centres keep
+// accepts (nil: all; spheres.System.ReadStatePart): a rank of an MPI job
+// restarts its part of a checkpoint without holding the whole layer. The
+// file's sphere count must match the configuration's; a format-1 file's
+// centres are checked for the kept spheres.
+func (y *Layer) ReadStatePart(r io.Reader, keep func(x [3]float64) bool) error {
 	magic := make([]byte, len(stateMagic))
 	if _, err := io.ReadFull(r, magic); err != nil || (string(magic) != stateMagic && string(magic) != stateMagic1) {
 		return errors.New("patterns: not a layer state file (bad magic)")
@@ -72,20 +79,23 @@ func (y *Layer) ReadState(r io.Reader) error {
 				fx/y.Cfg.Sigma, fy/y.Cfg.Sigma, lx/y.Cfg.Sigma, ly/y.Cfg.Sigma)
 		}
 	}
-	if err := y.Sys.ReadState(r); err != nil {
+	sys := *y.Sys
+	all, err := sys.ReadStatePart(r, keep)
+	if err != nil {
 		return err
 	}
-	if y.Sys.N() != y.Cfg.N {
-		return fmt.Errorf("patterns: state file has %d spheres, the configuration %d", y.Sys.N(), y.Cfg.N)
+	if all != y.Cfg.N {
+		return fmt.Errorf("patterns: state file has %d spheres, the configuration %d", all, y.Cfg.N)
 	}
 	if v1 {
-		for i := 0; i < y.Sys.N(); i++ {
-			if x, yy := y.Sys.X[3*i], y.Sys.X[3*i+1]; !(x >= 0 && x < lx && yy >= 0 && yy < ly) {
+		for i := 0; i < sys.N(); i++ {
+			if x, yy := sys.X[3*i], sys.X[3*i+1]; !(x >= 0 && x < lx && yy >= 0 && yy < ly) {
 				return fmt.Errorf("patterns: state file (format 1, no cell recorded): sphere %d at (%.6gσ, %.6gσ) lies outside the configuration's %.6gσ × %.6gσ cell; states of the first sessions' layer need --per-area 5.4 --depth 5.4",
 					i, x/y.Cfg.Sigma, yy/y.Cfg.Sigma, lx/y.Cfg.Sigma, ly/y.Cfg.Sigma)
 			}
 		}
 	}
+	*y.Sys = sys
 	y.T, y.N = t, int(n)
 	return nil
 }

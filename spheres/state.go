@@ -54,10 +54,21 @@ func (s *System) WriteState(w io.Writer) error {
 // file written by WriteState for a system with as many planes, and checks
 // the result (Validate). On error the system is unchanged.
 func (s *System) ReadState(r io.Reader) error {
+	_, err := s.ReadStatePart(r, nil)
+	return err
+}
+
+// ReadStatePart is ReadState keeping only the spheres whose centre keep
+// accepts (nil: all), in the file's order with their IDs and the file's
+// next ID; it returns the number of spheres the file holds. The file is
+// read once, front to back, and only the kept spheres are stored (plus
+// their indices while the arrays are read): one MPI rank restarting its
+// subdomain's part of a checkpoint holds its part, not the whole system.
+func (s *System) ReadStatePart(r io.Reader, keep func(x [3]float64) bool) (int, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	magic := make([]byte, len(stateMagic))
 	if _, err := io.ReadFull(br, magic); err != nil || string(magic) != stateMagic {
-		return errors.New("spheres: not a sphere state file (bad magic)")
+		return 0, errors.New("spheres: not a sphere state file (bad magic)")
 	}
 	var b [8]byte
 	u := func() (uint64, error) {
@@ -70,61 +81,89 @@ func (s *System) ReadState(r io.Reader) error {
 	for k := range head {
 		v, err := u()
 		if err != nil {
-			return err
+			return 0, err
 		}
 		head[k] = v
 	}
 	n, next, np := head[0], head[1], head[2]
 	if n > maxStateSpheres || next > 1<<62 || next < n {
-		return fmt.Errorf("spheres: state file declares %d spheres and next ID %d", n, next)
+		return 0, fmt.Errorf("spheres: state file declares %d spheres and next ID %d", n, next)
 	}
 	if int(np) != len(s.Planes) {
-		return fmt.Errorf("spheres: state file has %d planes, the system %d", np, len(s.Planes))
+		return 0, fmt.Errorf("spheres: state file has %d planes, the system %d", np, len(s.Planes))
 	}
 	t := &System{Gravity: s.Gravity, Mu: s.Mu, Boxes: s.Boxes, Cylinders: s.Cylinders, nextID: int64(next)}
 	t.Planes = append([]Plane(nil), s.Planes...)
-	read := func(k int) ([]float64, error) {
-		a := make([]float64, 0, min(k, 1<<20))
-		for i := 0; i < k; i++ {
+	nn := int(n)
+	// The centres decide which spheres are kept (kept: their indices,
+	// increasing; all of them when keep is nil).
+	var kept []int
+	t.X = make([]float64, 0, min(3*nn, 1<<20))
+	var x [3]float64
+	for i := 0; i < nn; i++ {
+		for d := range x {
 			v, err := u()
 			if err != nil {
-				return nil, err
+				return 0, err
 			}
-			a = append(a, math.Float64frombits(v))
+			x[d] = math.Float64frombits(v)
 		}
-		return a, nil
+		if keep == nil || keep(x) {
+			t.X = append(t.X, x[:]...)
+			if keep != nil {
+				kept = append(kept, i)
+			}
+		}
 	}
-	var err error
-	nn := int(n)
+	// read reads an array of k values per sphere, keeping the kept
+	// spheres' (as uint64 bits).
+	read := func(k int, put func(v uint64)) error {
+		next := 0 // into kept
+		for i := 0; i < nn; i++ {
+			take := keep == nil || (next < len(kept) && kept[next] == i)
+			if take && keep != nil {
+				next++
+			}
+			for j := 0; j < k; j++ {
+				v, err := u()
+				if err != nil {
+					return err
+				}
+				if take {
+					put(v)
+				}
+			}
+		}
+		return nil
+	}
+	m := len(t.X) / 3
 	for _, p := range []struct {
 		dst *[]float64
 		k   int
-	}{{&t.X, 3 * nn}, {&t.Q, 4 * nn}, {&t.VW, 6 * nn}, {&t.R, nn}, {&t.InvM, nn}, {&t.InvI, nn}} {
-		if *p.dst, err = read(p.k); err != nil {
-			return err
+	}{{&t.Q, 4}, {&t.VW, 6}, {&t.R, 1}, {&t.InvM, 1}, {&t.InvI, 1}} {
+		a := make([]float64, 0, min(p.k*m, 1<<20))
+		if err := read(p.k, func(v uint64) { a = append(a, math.Float64frombits(v)) }); err != nil {
+			return 0, err
 		}
+		*p.dst = a
 	}
-	t.ID = make([]int64, 0, min(nn, 1<<20))
-	for i := 0; i < nn; i++ {
-		v, err := u()
-		if err != nil {
-			return err
-		}
-		t.ID = append(t.ID, int64(v))
+	t.ID = make([]int64, 0, min(m, 1<<20))
+	if err := read(1, func(v uint64) { t.ID = append(t.ID, int64(v)) }); err != nil {
+		return 0, err
 	}
 	for k := range t.Planes {
 		for d := 0; d < 3; d++ {
 			v, err := u()
 			if err != nil {
-				return err
+				return 0, err
 			}
 			t.Planes[k].P[d] = math.Float64frombits(v)
 		}
 	}
 	if err := t.Validate(); err != nil {
-		return fmt.Errorf("spheres: state file: %w", err)
+		return 0, fmt.Errorf("spheres: state file: %w", err)
 	}
 	s.X, s.Q, s.VW, s.R, s.InvM, s.InvI, s.ID, s.nextID, s.Planes = t.X, t.Q, t.VW, t.R, t.InvM, t.InvI, t.ID, t.nextID, t.Planes
 	s.stepsSinceOrder = 0
-	return nil
+	return nn, nil
 }

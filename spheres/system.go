@@ -42,15 +42,39 @@ func (s *System) N() int { return len(s.R) }
 // and angular velocity w (identity orientation) and returns its index. The
 // sphere's ID is the number of spheres added before it.
 func (s *System) Add(x, v, w [3]float64, r, rho float64) int {
+	return s.AddID(s.nextID, x, v, w, r, rho)
+}
+
+// AddID is Add with the sphere's ID given: a part of a larger system (the
+// spheres of one MPI rank's subdomain, package domain) keeps the IDs the
+// whole system gives its spheres. The next ID Add gives becomes at least
+// id+1.
+func (s *System) AddID(id int64, x, v, w [3]float64, r, rho float64) int {
 	invM, invI := Inverses(r, rho)
-	s.X = append(s.X, x[0], x[1], x[2])
-	s.Q = append(s.Q, 1, 0, 0, 0)
-	s.VW = append(s.VW, v[0], v[1], v[2], w[0], w[1], w[2])
-	s.R = append(s.R, r)
-	s.InvM = append(s.InvM, invM)
-	s.InvI = append(s.InvI, invI)
-	s.ID = append(s.ID, s.nextID)
-	s.nextID++
+	return s.Put(Sphere{X: x, Q: [4]float64{1, 0, 0, 0}, VW: [6]float64{v[0], v[1], v[2], w[0], w[1], w[2]},
+		R: r, InvM: invM, InvI: invI, ID: id})
+}
+
+// Sphere is one sphere's row of System's arrays.
+type Sphere struct {
+	X             [3]float64
+	Q             [4]float64
+	VW            [6]float64
+	R, InvM, InvI float64
+	ID            int64
+}
+
+// Put appends sphere p as it is and returns its index; the next ID Add
+// gives becomes at least p.ID+1.
+func (s *System) Put(p Sphere) int {
+	s.X = append(s.X, p.X[:]...)
+	s.Q = append(s.Q, p.Q[:]...)
+	s.VW = append(s.VW, p.VW[:]...)
+	s.R = append(s.R, p.R)
+	s.InvM = append(s.InvM, p.InvM)
+	s.InvI = append(s.InvI, p.InvI)
+	s.ID = append(s.ID, p.ID)
+	s.nextID = max(s.nextID, p.ID+1)
 	return s.N() - 1
 }
 

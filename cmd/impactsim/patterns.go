@@ -93,26 +93,39 @@ func (o *patternOpts) points(name string) ([]patterns.Point, error) {
 // layer builds the layer of point p (bad flags: exit 2) and prints the
 // law's warning (spheres.Law.Warning) on warn unless warn is nil.
 func (o *patternOpts) layer(name string, p patterns.Point, warn io.Writer) (*patterns.Layer, error) {
+	c, err := o.config(name, p, warn, 1)
+	if err != nil {
+		return nil, err
+	}
+	return patterns.New(c)
+}
+
+// config is the layer's configuration from the flags, checked, for a job
+// of the given number of ranks (the memory check is per rank).
+func (o *patternOpts) config(name string, p patterns.Point, warn io.Writer, ranks int) (patterns.Config, error) {
 	c := patterns.DefaultConfig(p)
 	c.N, c.H, c.Sigma, c.Depth, c.Operator, c.Friction, c.Solver, c.Seed = o.n, o.dt, o.sigma, o.depth, o.operator, o.friction, o.solver, o.seed
 	c.BoxedTol, c.BoxedMaxIter, c.Aspect, c.PerArea = o.blcpTol, o.blcpIters, o.aspect, o.perArea
 	if !(o.blcpTol > 0) || math.IsInf(o.blcpTol, 0) {
-		return nil, badInput("%s: --blcp-tol: expected a tolerance > 0, got %v", name, o.blcpTol)
+		return c, badInput("%s: --blcp-tol: expected a tolerance > 0, got %v", name, o.blcpTol)
 	}
 	if err := checkCorrectionFlags(name, o.corr); err != nil {
-		return nil, err
+		return c, err
 	}
 	c.Correction = o.correction()
 	if err := c.Check(); err != nil {
-		return nil, usageError{fmt.Errorf("%s: %w", name, err)}
+		return c, usageError{fmt.Errorf("%s: %w", name, err)}
 	}
 	if law := c.Law(); warn != nil && law.Warning() != "" {
 		fmt.Fprintf(warn, "impactsim: warning: %s: %s\n", name, law.Warning())
 	}
-	if mem, ok := physicalMemory(); ok && float64(o.n)*4096 > mem {
-		return nil, badInput("%s: --n %d needs about %s, more than this machine's %s", name, o.n, fmtBytes(float64(o.n)*4096), fmtBytes(mem))
+	if mem, ok := physicalMemory(); ok && float64(o.n)*4096/float64(ranks) > mem {
+		if ranks > 1 {
+			return c, badInput("%s: --n %d over %d ranks needs about %s per rank, more than this machine's %s", name, o.n, ranks, fmtBytes(float64(o.n)*4096/float64(ranks)), fmtBytes(mem))
+		}
+		return c, badInput("%s: --n %d needs about %s, more than this machine's %s", name, o.n, fmtBytes(float64(o.n)*4096), fmtBytes(mem))
 	}
-	return patterns.New(c)
+	return c, nil
 }
 
 // cmdPatterns runs `patterns`: the vibrated layer at the points of Fig. 12,
@@ -209,6 +222,12 @@ func correctionSummary(c patterns.StepCost, steps int) string {
 // resumeLayer restores y from a state file written by --save-state (no
 // file: nothing to do).
 func resumeLayer(name string, y *patterns.Layer, path string) error {
+	return resumeLayerPart(name, y, path, nil)
+}
+
+// resumeLayerPart is resumeLayer keeping only the spheres whose centres
+// keep accepts (nil: all): an MPI rank's part of the file.
+func resumeLayerPart(name string, y *patterns.Layer, path string, keep func(x [3]float64) bool) error {
 	if path == "" {
 		return nil
 	}
@@ -216,7 +235,7 @@ func resumeLayer(name string, y *patterns.Layer, path string) error {
 	if err != nil {
 		return badInput("%s: --resume: %v", name, err)
 	}
-	err = y.ReadState(f)
+	err = y.ReadStatePart(f, keep)
 	f.Close()
 	if err != nil {
 		return usageError{fmt.Errorf("%s: --resume %s: %w", name, path, err)}

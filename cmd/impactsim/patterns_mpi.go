@@ -1,12 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"slices"
+	"time"
 
 	"impactsim/domain"
 	"impactsim/mpi"
@@ -50,13 +51,23 @@ func patternsMPI(o *patternOpts, pts []patterns.Point, pr patternsRun, stdout, s
 	if world.Rank() == 0 {
 		warn = stderr
 	}
+	t0 := time.Now()
 	y, d, dims, setupErr := setupPatternsMPI(world, o, pts, pr, pool, warn)
+	if errors.Is(setupErr, domain.ErrOtherRank) {
+		// Not this rank's fault: the rank whose part failed reports.
+		setupErr = nil
+	}
 	if err := agree(world, setupErr, stderr); err != nil {
 		return err
 	}
 	fail := func(err error) error {
 		world.Abort(1, err.Error()) // does not return
 		return err
+	}
+	// The set-up's time: the slowest rank's.
+	setup := []float64{time.Since(t0).Seconds(), 0}
+	if err := world.Allreduce(setup[:1], setup[1:], mpi.Max); err != nil {
+		return fail(err)
 	}
 	y.Remote = &layerRanks{d: d, rank: world.Rank()}
 	ro := patterns.RunOptions{Cycles: pr.cycles, SampleEvery: pr.every}
@@ -70,7 +81,7 @@ func patternsMPI(o *patternOpts, pts []patterns.Point, pr patternsRun, stdout, s
 		if !pr.quiet {
 			ro.Progress = stderr
 			lx, ly := y.Cfg.Sides()
-			fmt.Fprintf(stderr, "impactsim: %d ranks, subdomains %d × %d of the periodic cell %.4g × %.4g m\n", world.Size(), dims[0], dims[1], lx, ly)
+			fmt.Fprintf(stderr, "impactsim: %d ranks, subdomains %d × %d of the periodic cell %.4g × %.4g m; set-up %.3f s (each rank built its own spheres only)\n", world.Size(), dims[0], dims[1], lx, ly, setup[1])
 		}
 		if pr.save != "" {
 			ro.Checkpoint = func() error { return output.WriteAtomic(pr.save, y.WriteState) }
@@ -82,12 +93,23 @@ func patternsMPI(o *patternOpts, pts []patterns.Point, pr patternsRun, stdout, s
 	}
 	if world.Rank() == 0 {
 		printPatternRun(stdout, y, res, dir)
+		fmt.Fprintf(stdout, "set-up     %.3f s (slowest rank)\n", setup[1])
+	}
+	if err := d.Report(stdout); err != nil {
+		return fail(err)
 	}
 	return mpi.Finalize()
 }
 
 // setupPatternsMPI is one rank's set-up of patternsMPI: the refusals, the
-// layer and its decomposition. Errors are bad input.
+// rank's part of the layer and its decomposition (collective). No rank
+// builds the whole layer: each generates only the spheres its subdomain
+// owns (patterns.NewPart: New's spheres there, bit for bit) or reads only
+// those of the --resume file (patterns.Layer.ReadStatePart), and
+// domain.NewSpheresPart checks that the parts make the whole layer. The
+// returned layer holds the rank's part; on rank 0 the first Sync makes
+// it the whole layer (the gathered state for the samples and files).
+// Errors are bad input.
 func setupPatternsMPI(world mpi.Comm, o *patternOpts, pts []patterns.Point, pr patternsRun, pool *par.Pool, warn io.Writer) (*patterns.Layer, *domain.Spheres, [3]int, error) {
 	if len(pts) != 1 {
 		return nil, nil, [3]int{}, badInput("patterns: under mpirun, one --pattern (hexagons, squares or stripes), got %q", o.pattern)
@@ -98,42 +120,51 @@ func setupPatternsMPI(world mpi.Comm, o *patternOpts, pts []patterns.Point, pr p
 	if o.friction != "alg3" || !slices.Contains(patternsMPIOperators, o.operator) {
 		return nil, nil, [3]int{}, badInput("patterns: under mpirun: --operator %s --friction %s is not run across ranks; use --friction alg3 with --operator gr, grr or lcp", o.operator, o.friction)
 	}
-	y, err := o.layer("patterns", pts[0], warn)
+	c, err := o.config("patterns", pts[0], warn, world.Size())
 	if err != nil {
 		return nil, nil, [3]int{}, err
 	}
-	if err := resumeLayer("patterns", y, pr.resume); err != nil {
-		return nil, nil, [3]int{}, err
-	}
-	s := *y.Sys
-	for i, id := range s.ID {
-		if id != int64(i) {
-			return nil, nil, [3]int{}, badInput("patterns: under mpirun: sphere %d has ID %d; the spheres must be in ID order (a state written by an mpirun run or a fresh layer)", i, id)
-		}
-	}
-	// The decomposition's periodic images replace the system's own.
-	s.Periodic = spheres.Periodic{}
-	lx, ly := y.Cfg.Sides()
-	top := 0.0
-	for i := 0; i < s.N(); i++ {
-		top = max(top, s.X[3*i+2])
-	}
+	lx, ly := c.Sides()
 	dims := mpi.DimsCreate(world.Size(), 2)
 	if (ly > lx) != (dims[1] > dims[0]) {
 		dims[0], dims[1] = dims[1], dims[0]
 	}
+	// One subdomain along z owns every height (centres outside [Lo, Hi]
+	// belong to the nearest subdomain), so the z bounds only describe the
+	// layer: from below the floor's lowest position to the lattice's top.
 	cfg := domain.SpheresConfig{
-		Lo:       [3]float64{0, 0, -y.Cfg.Amplitude() - y.Cfg.Sigma},
-		Hi:       [3]float64{lx, ly, math.Max(top, 0) + y.Cfg.Sigma},
+		Lo:       [3]float64{0, 0, -c.Amplitude() - c.Sigma},
+		Hi:       [3]float64{lx, ly, c.LatticeTop() + c.Sigma},
 		Dims:     [3]int{dims[0], dims[1], 1},
 		Periodic: [2]bool{true, true},
-		H:        y.Cfg.H,
-		Law:      y.Cfg.Law(),
+		H:        c.H,
+		Law:      c.Law(),
 		Pool:     pool,
 	}
-	d, err := domain.NewSpheres(world, &s, cfg)
+	var y *patterns.Layer
+	d, err := domain.NewSpheresPart(world, c.N, cfg, func(owns func(x [3]float64) bool) (*spheres.System, error) {
+		keep := owns
+		if pr.resume != "" {
+			keep = func([3]float64) bool { return false }
+		}
+		var err error
+		if y, err = patterns.NewPart(c, keep); err != nil {
+			return nil, usageError{fmt.Errorf("patterns: %w", err)}
+		}
+		if err := resumeLayerPart("patterns", y, pr.resume, owns); err != nil {
+			return nil, err
+		}
+		// The decomposition's periodic images replace the system's own.
+		s := *y.Sys
+		s.Periodic = spheres.Periodic{}
+		return &s, nil
+	})
 	if err != nil {
-		return nil, nil, [3]int{}, usageError{fmt.Errorf("patterns: under mpirun: %w", err)}
+		var ue usageError
+		if !errors.As(err, &ue) {
+			err = usageError{fmt.Errorf("patterns: under mpirun: %w", err)}
+		}
+		return nil, nil, [3]int{}, err
 	}
 	return y, d, cfg.Dims, nil
 }
