@@ -56,4 +56,10 @@
 // sweeps of the two problems; the fixed points are the same, BoxedLCP's
 // doc compares the two orders). It changes λ as well as β, so
 // it is a sim.ContactLaw (Name, Solve), used in place of sim.Staggered.
+//
+// TangentialRestitution (tangential_restitution.go) post-processes a
+// friction solution with Walton's tangential restitution β₀ (Bizon et
+// al.'s vibrated layer): each contact's impulse scaled by 1 + β₀ and
+// clipped to μλ, so that a sticking contact's tangential velocity is
+// reversed by β₀ instead of stopped (exact for one contact).
 package friction

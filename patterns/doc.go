@@ -27,9 +27,12 @@
 // √(gσ) and e₀ = 0.7 above (impact.VelocityRestitution), friction μ = 0.5
 // (Alg. 3, or the boxed LCP), the floor z = A sin(2πf t) (package motion,
 // spheres.Plane.Follow), f = f*√(g/H), A = Γg/(2πf)². Bizon et al.'s
-// tangential restitution β₀ (their event-driven friction model) has no
-// counterpart in the impulse laws used here; μ = 0.5 is the only friction
-// parameter. Neither paper gives σ; DefaultConfig takes σ = 1 mm, so the
+// tangential restitution β₀ = 0.35 (Walton's model: a sticking contact's
+// tangential velocity is reversed by β₀, not stopped) has no counterpart
+// in Alg. 3 (maximal dissipation stops it); Config.Beta0 adds it on top
+// of Alg. 3 (friction.TangentialRestitution: exact for a single contact,
+// approximate for coupled ones) and is 0 by default (Smith et al.'s law).
+// Neither paper gives σ; DefaultConfig takes σ = 1 mm, so the
 // dimensionless steps h√(g/σ) of Table 3 run from 0.099 (h = 10⁻³ s) to
 // 0.0099 (10⁻⁴ s), and a drive period of the hexagons (f = 16.2 Hz) is 206
 // steps at h = 3·10⁻⁴. The masses cancel (rigid impacts): ρ is bronze's.

@@ -77,6 +77,9 @@ type Config struct {
 	// the run goes on at the cap and counts the capped solves).
 	BoxedTol     float64
 	BoxedMaxIter int
+	// Beta0 is Walton's tangential restitution β₀ on Alg. 3's friction
+	// (spheres.Law.Beta0; Bizon et al.: 0.35); 0: Alg. 3 as published.
+	Beta0 float64
 	// Seed seeds the jitter of the initial lattice and velocities.
 	Seed uint64
 	// Correction, when set, projects the centres out of penetration as
@@ -188,7 +191,7 @@ func (c *Config) Amplitude() float64 {
 // Law returns the contact law of the layer.
 func (c *Config) Law() spheres.Law {
 	return spheres.Law{Operator: c.Operator, Friction: c.Friction, Solver: c.Solver, CoR: c.CoR, V0: math.Sqrt(c.G * c.Sigma),
-		BoxedTol: c.BoxedTol, BoxedMaxIter: c.BoxedMaxIter}
+		BoxedTol: c.BoxedTol, BoxedMaxIter: c.BoxedMaxIter, Beta0: c.Beta0}
 }
 
 // Layer is a vibrated layer being simulated.

@@ -35,6 +35,11 @@ type Law struct {
 	// (0: its defaults).
 	BoxedTol     float64
 	BoxedMaxIter int
+	// Beta0 is Walton's tangential restitution β₀ applied to Alg. 3's
+	// friction impulses (friction.TangentialRestitution: a sticking
+	// contact's tangential velocity reversed by β₀ instead of stopped,
+	// within the Coulomb bound); 0: Alg. 3 as published.
+	Beta0 float64
 }
 
 // Check validates the law's names and coefficients.
@@ -49,6 +54,12 @@ func (l *Law) Check() error {
 	}
 	if !(l.CoR >= 0 && l.CoR <= 1) {
 		return fmt.Errorf("spheres: coefficient of restitution %v, want 0 ≤ c ≤ 1", l.CoR)
+	}
+	if !(l.Beta0 >= 0 && l.Beta0 <= 1) {
+		return fmt.Errorf("spheres: tangential restitution β₀ = %v, want 0 ≤ β₀ ≤ 1", l.Beta0)
+	}
+	if l.Beta0 > 0 && l.friction() != "alg3" {
+		return fmt.Errorf("spheres: tangential restitution β₀ = %v needs the alg3 friction law, not %q", l.Beta0, l.friction())
 	}
 	if l.V0 < 0 || math.IsNaN(l.V0) || math.IsInf(l.V0, 0) {
 		return fmt.Errorf("spheres: restitution velocity scale v₀ = %v, want 0 (constant) or a positive finite speed", l.V0)
@@ -74,6 +85,9 @@ func (l *Law) friction() string {
 func (l Law) Name() string {
 	switch l.friction() {
 	case "alg3":
+		if l.Beta0 > 0 {
+			return fmt.Sprintf("%s+mdp(β₀=%g)", l.Operator, l.Beta0)
+		}
 		return l.Operator + "+mdp"
 	case "blcp":
 		return l.Operator + "+blcp"
@@ -103,6 +117,7 @@ type lawInstance struct {
 	fr    friction.Operator
 	blcp  *friction.BoxedLCP
 	vr    impact.VelocityRestitution
+	beta0 float64
 }
 
 func (l *Law) instance(mu float64) (*lawInstance, error) {
@@ -110,7 +125,7 @@ func (l *Law) instance(mu float64) (*lawInstance, error) {
 	if err != nil {
 		return nil, fmt.Errorf("spheres: %w", err)
 	}
-	li := &lawInstance{op: &timedOperator{Operator: op}, inner: op, vr: impact.VelocityRestitution{V0: l.V0}}
+	li := &lawInstance{op: &timedOperator{Operator: op}, inner: op, vr: impact.VelocityRestitution{V0: l.V0}, beta0: l.Beta0}
 	if mu > 0 {
 		switch l.friction() {
 		case "alg3":
@@ -147,6 +162,9 @@ func (li *lawInstance) solve(p *mech.Problem, lambda, beta []float64, v0 float64
 			var fs mech.Stats
 			fs, err = li.fr.Resolve(p, lambda, beta)
 			st.Add(fs)
+			if err == nil {
+				err = friction.TangentialRestitution(p, lambda, beta, li.beta0)
+			}
 		}
 	}
 	total := time.Since(t)

@@ -45,3 +45,46 @@ func TestImpactVelocityRestitutionPerContact(t *testing.T) {
 		}
 	}
 }
+
+// TestImpactTangentialRestitution: a sphere meets a fixed floor at 1 m/s
+// (no gravity, e = 0.7, μ = 0.5, no spin) with a tangential velocity v_t.
+// Alg. 3 stops a slow contact point (v_t = 0.5 m/s: sticking, the impulse
+// (2m/7)·v_t is inside μ(1 + e)m·1); with Beta0 = 0.35 (Walton's β₀,
+// friction.TangentialRestitution) it leaves at −0.35 v_t, to 1e-12. A fast
+// one (v_t = 5 m/s) slides: the impulse is μ(1 + e)m either way, the
+// contact point leaves at v_t − 3.5·0.85 = 2.025 m/s with or without
+// β₀. The kinetic energy (translation + rotation) never grows.
+func TestImpactTangentialRestitution(t *testing.T) {
+	const r, h, e, mu, vn = 0.01, 1e-3, 0.7, 0.5, 1.0
+	for _, tc := range []struct{ vt, beta0, want float64 }{
+		{0.5, 0, 0}, {0.5, 0.35, -0.35 * 0.5}, {5, 0, 5 - 3.5*mu*(1+e)*vn}, {5, 0.35, 5 - 3.5*mu*(1+e)*vn},
+	} {
+		s := &System{Mu: mu}
+		s.Planes = []Plane{{N: [3]float64{0, 0, 1}}}
+		s.Add([3]float64{0, 0, r + 0.5*vn*h}, [3]float64{tc.vt, 0, -vn}, [3]float64{}, r, 1000)
+		energy := func() float64 {
+			m, in := 1/s.InvM[0], 1/s.InvI[0]
+			v, w := s.VW[0:3], s.VW[3:6]
+			return 0.5*m*(v[0]*v[0]+v[1]*v[1]+v[2]*v[2]) + 0.5*in*(w[0]*w[0]+w[1]*w[1]+w[2]*w[2])
+		}
+		before := energy()
+		l := Law{Operator: "gr", Friction: "alg3", CoR: e, Beta0: tc.beta0}
+		if _, err := s.StepImpact(&ImpactConfig{H: h, Law: l}); err != nil {
+			t.Fatal(err)
+		}
+		// contact point velocity v + ω × (−r ẑ)
+		v, w := s.VW[0:3], s.VW[3:6]
+		cpx, cpy := v[0]-r*w[1], v[1]+r*w[0]
+		t.Logf("%s, v_t = %g: contact point leaves at (%.15g, %.3g), normal %.15g; energy %.6g → %.6g", l.Name(), tc.vt, cpx, cpy, v[2], before, energy())
+		if math.Abs(cpx-tc.want) > 1e-12 || math.Abs(cpy) > 1e-12 || math.Abs(v[2]-e*vn) > 1e-12 {
+			t.Errorf("%s, v_t = %g: contact point leaves at (%.15g, %g, %.15g), want (%.15g, 0, %g)", l.Name(), tc.vt, cpx, cpy, v[2], tc.want, e*vn)
+		}
+		if energy() > before {
+			t.Errorf("%s, v_t = %g: kinetic energy grew, %.15g → %.15g", l.Name(), tc.vt, before, energy())
+		}
+	}
+	bad := Law{Operator: "gr", Friction: "blcp", CoR: e, Beta0: 0.35}
+	if err := bad.Check(); err == nil {
+		t.Errorf("β₀ with the boxed LCP: no error, want one (β₀ needs alg3)")
+	}
+}
