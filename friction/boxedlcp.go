@@ -6,6 +6,7 @@ import (
 
 	"impactsim/impact"
 	"impactsim/mech"
+	"impactsim/par"
 )
 
 // BoxedLCP couples any normal impact operator with friction in a friction
@@ -76,6 +77,24 @@ import (
 // Iterations, after the normal operator's own), Stats.Residual records the
 // last sweep's relative change.
 //
+// Coloured sweep (problems of at least ColourFrom contacts, default
+// 4096: package spheres' landing islands of 10⁴–10⁵ contacts). The
+// contacts are coloured greedily so that no two of one colour share a
+// row of v (boxedlcp_colour.go: a body's contacts all differ in colour;
+// sphere packings need about 15 colours), and each sweep visits the
+// colours in turn, the contacts of a colour in contact order. The
+// updates of one colour are independent, so a pool (SetPool) splits
+// each colour over its workers and the impulses are bitwise the same for
+// any number of workers; the colours are swept in a fixed order, so this
+// is still Gauss–Seidel (a different order than contact by contact, the
+// same fixed points, the same stopping test, tolerance and cap). The
+// coloured sweep also sums each column's product in four partial sums
+// and multiplies by the reciprocal of the diagonal (14 % less CPU per
+// sweep on a 3,237-contact pile); its answers differ from the
+// contact-by-contact sweep's within the tolerance (TestBoxedLCPColoured:
+// sweeps 1,320 against 1,309 on a 215-contact pile, velocities equal to
+// 1.2·10⁻⁸ of |v⁻| ≤ 173, both at tolerance 10⁻¹²).
+//
 // # Energy
 //
 // K(v) − K(v⁻) = −½‖v − v⁻‖²_M + λᵀGᵀv + βᵀDᵀv = −½‖v − v⁻‖²_M + λᵀt + βᵀDᵀv.
@@ -97,12 +116,30 @@ type BoxedLCP struct {
 	t, v, sc []float64
 	dg, dd   []float64 // diagonals gᵢᵀM⁻¹gᵢ and dⱼᵀM⁻¹dⱼ
 	pack     blcpPack
+
+	// ColourFrom is the number of contacts from which a problem is swept
+	// colour by colour (boxedlcp_colour.go; 0: DefaultColourFrom; < 0:
+	// never); with a pool (SetPool) each colour's contacts are split over
+	// its workers. The answer depends on the problem and ColourFrom only,
+	// not on the pool.
+	ColourFrom int
+	pool       *par.Pool
+	colours    blcpColours
+	lam, bet   []float64 // the solve's λ and β, for the workers
+	mu         []float64
+	workers    []blcpWorker
+	group      int // the colour being swept
+	grain      int // fewest contacts per worker (tests; 0: colouredGrain)
+	fGroup     func(w, lo, hi int)
 }
 
 // Defaults for BoxedLCP.
 const (
 	DefaultBoxedTol     = 1e-12
 	DefaultBoxedMaxIter = 100000
+	// DefaultColourFrom is BoxedLCP.ColourFrom's default: the size from
+	// which package spheres solves an island on the whole pool.
+	DefaultColourFrom = 4096
 )
 
 // NewBoxedLCP returns the boxed-LCP law around the normal operator with
@@ -176,56 +213,23 @@ func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, e
 			s0 = math.Max(s0, math.Abs(p.G.ColDot(i, p.V)+p.NRelAt(i))/o.dg[i])
 		}
 	}
-	o.pack.build(p, &o.mg, &o.md, o.dg, o.dd, o.t)
-	// The sweeps use the built-in max and min: math.Max and math.Min are
-	// calls that were 21 % of the time on a 6,000-sphere landing, and the
-	// built-ins give the same values (NaN and ±0 included).
 	k := &o.pack
+	k.frictionColumns(p)
+	coloured := m >= o.colourFrom()
+	if coloured {
+		o.colours.colour(p, &o.mg, &o.md, k.fPtr, k.fCol)
+		k.build(p, &o.mg, &o.md, o.dg, o.dd, o.t, o.colours.order)
+		o.prepareWorkers()
+	} else {
+		k.build(p, &o.mg, &o.md, o.dg, o.dd, o.t, nil)
+	}
+	o.lam, o.bet, o.mu = lambda, beta, p.Mu
 	for iter := 1; ; iter++ {
-		var change float64
-		scale := s0
-		for i := 0; i < m; i++ {
-			rows := k.rows[k.rowPtr[i]:k.rowPtr[i+1]]
-			loc := k.loc[:len(rows)]
-			for a, r := range rows {
-				loc[a] = o.v[r]
-			}
-			cs := k.cols[k.colPtr[i]:k.colPtr[i+1]]
-			// the normal column: λᵢ ← max(0, λᵢ − (gᵢᵀv + NRelᵢ − tᵢ)/Aᵢᵢ)
-			c := &cs[0]
-			g := k.val[c.off : c.off+c.ng]
-			mc := k.val[c.off+c.ng : c.off+c.ng+c.nm]
-			if c.diag > 0 {
-				l := max(0, lambda[i]-(dot(g, loc)+c.rel)/c.diag)
-				if dl := l - lambda[i]; dl != 0 {
-					axpy(loc, mc, dl)
-					change = max(change, math.Abs(dl))
-					lambda[i] = l
-				}
-				scale = max(scale, l)
-			}
-			// its friction columns against the new λᵢ:
-			// βⱼ ← clamp(βⱼ − (dⱼᵀv + DRelⱼ)/(dⱼᵀM⁻¹dⱼ), ±μᵢλᵢ)
-			hi := p.Mu[i] * lambda[i]
-			for f := 1; f < len(cs); f++ {
-				c := &cs[f]
-				j := c.j
-				b := 0.0
-				if c.diag > 0 && hi > 0 {
-					d := k.val[c.off : c.off+c.ng]
-					b = beta[j] - (dot(d, loc)+c.rel)/c.diag
-					b = max(-hi, min(hi, b))
-				}
-				if db := b - beta[j]; db != 0 {
-					axpy(loc, k.val[c.off+c.ng:c.off+c.ng+c.nm], db)
-					change = max(change, math.Abs(db))
-					beta[j] = b
-				}
-				scale = max(scale, math.Abs(b))
-			}
-			for a, r := range rows {
-				o.v[r] = loc[a]
-			}
+		var change, scale float64
+		if coloured {
+			change, scale = o.colouredSweep(s0)
+		} else {
+			change, scale = o.relax(0, m, k.loc, s0, false)
 		}
 		st.Iterations++
 		st.Sweeps++
@@ -247,4 +251,141 @@ func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, e
 			return st, nil
 		}
 	}
+}
+
+// relax runs one sweep's coordinate updates of the contacts at positions
+// [lo, hi) of the pack on v, with loc as the gathered velocities, and
+// returns the largest impulse change and max(s, the largest impulse). The
+// contacts' rows must not be touched by anyone else meanwhile. With split
+// (the coloured sweep) the columns' products are summed in four
+// interleaved partial sums (dotSplit) and the steps multiply by the
+// reciprocal of the diagonal (packCol.step); else the products are summed
+// in order (dot) and the steps divide, as before the coloured sweep.
+func (o *BoxedLCP) relax(lo, hi int, loc []float64, s float64, split bool) (change, scale float64) {
+	// The sweeps use the built-in max and min: math.Max and math.Min are
+	// calls that were 21 % of the time on a 6,000-sphere landing, and the
+	// built-ins give the same values (NaN and ±0 included).
+	k := &o.pack
+	lambda, beta, mu := o.lam, o.bet, o.mu
+	scale = s
+	for q := lo; q < hi; q++ {
+		i := k.con[q]
+		rows := k.rows[k.rowPtr[q]:k.rowPtr[q+1]]
+		loc := loc[:len(rows)]
+		for a, r := range rows {
+			loc[a] = o.v[r]
+		}
+		cs := k.cols[k.colPtr[q]:k.colPtr[q+1]]
+		// the normal column: λᵢ ← max(0, λᵢ − (gᵢᵀv + NRelᵢ − tᵢ)/Aᵢᵢ)
+		c := &cs[0]
+		g := k.val[c.off : c.off+c.ng]
+		mc := k.val[c.off+c.ng : c.off+c.ng+c.nm]
+		if c.diag > 0 {
+			l := max(0, lambda[i]-c.step(dotBy(g, loc, split), split))
+			if dl := l - lambda[i]; dl != 0 {
+				axpy(loc, mc, dl)
+				change = max(change, math.Abs(dl))
+				lambda[i] = l
+			}
+			scale = max(scale, l)
+		}
+		// its friction columns against the new λᵢ:
+		// βⱼ ← clamp(βⱼ − (dⱼᵀv + DRelⱼ)/(dⱼᵀM⁻¹dⱼ), ±μᵢλᵢ)
+		hi := mu[i] * lambda[i]
+		for f := 1; f < len(cs); f++ {
+			c := &cs[f]
+			j := c.j
+			b := 0.0
+			if c.diag > 0 && hi > 0 {
+				d := k.val[c.off : c.off+c.ng]
+				b = beta[j] - c.step(dotBy(d, loc, split), split)
+				b = max(-hi, min(hi, b))
+			}
+			if db := b - beta[j]; db != 0 {
+				axpy(loc, k.val[c.off+c.ng:c.off+c.ng+c.nm], db)
+				change = max(change, math.Abs(db))
+				beta[j] = b
+			}
+			scale = max(scale, math.Abs(b))
+		}
+		for a, r := range rows {
+			o.v[r] = loc[a]
+		}
+	}
+	return change, scale
+}
+
+// blcpWorker is one worker's part of a coloured sweep (padded so that
+// workers do not share a cache line).
+type blcpWorker struct {
+	loc           []float64
+	change, scale float64
+	_             [64]byte
+}
+
+// SetPool makes the coloured sweeps (ColourFrom) split each colour over
+// the workers of pool; the answer is the same for any pool.
+func (o *BoxedLCP) SetPool(pool *par.Pool) { o.pool = pool }
+
+func (o *BoxedLCP) colourFrom() int {
+	switch {
+	case o.ColourFrom == 0:
+		return DefaultColourFrom
+	case o.ColourFrom < 0:
+		return math.MaxInt
+	}
+	return o.ColourFrom
+}
+
+// prepareWorkers sizes the workers' local buffers for the pack.
+func (o *BoxedLCP) prepareWorkers() {
+	nw := o.pool.Workers()
+	if len(o.workers) < nw {
+		o.workers = make([]blcpWorker, nw)
+	}
+	for w := range o.workers {
+		o.workers[w].loc = grow(o.workers[w].loc, o.pack.maxRows)
+	}
+	if o.fGroup == nil {
+		o.fGroup = func(w, lo, hi int) {
+			at := int(o.colours.start[o.group])
+			ws := &o.workers[w]
+			c, s := o.relax(at+lo, at+hi, ws.loc, 0, true)
+			ws.change, ws.scale = max(ws.change, c), max(ws.scale, s)
+		}
+	}
+}
+
+// colouredGrain is the fewest contacts of a colour one worker takes.
+const colouredGrain = 512
+
+// colouredSweep runs one sweep colour by colour: within a colour the
+// contacts share no row of v, so the pool's split does not change a bit;
+// the last group, when some contacts found no colour, runs on one worker
+// in contact order. It returns the sweep's largest change and max(s₀,
+// the largest impulse) — maxima, the same in any order.
+func (o *BoxedLCP) colouredSweep(s0 float64) (change, scale float64) {
+	for w := range o.workers {
+		o.workers[w].change, o.workers[w].scale = 0, 0
+	}
+	c := &o.colours
+	for g := 0; g < c.groups(); g++ {
+		n := int(c.start[g+1] - c.start[g])
+		if c.tail && g == c.groups()-1 {
+			o.group = g
+			o.fGroup(0, 0, n)
+			continue
+		}
+		o.group = g
+		grain := colouredGrain
+		if o.grain > 0 {
+			grain = o.grain
+		}
+		o.pool.For(n, grain, o.fGroup)
+	}
+	scale = s0
+	for w := range o.workers {
+		change, scale = max(change, o.workers[w].change), max(scale, o.workers[w].scale)
+	}
+	return change, scale
 }

@@ -6,6 +6,7 @@ import (
 
 	"impactsim/friction"
 	"impactsim/mech"
+	"impactsim/par"
 	"impactsim/spheres"
 )
 
@@ -42,15 +43,27 @@ func spherePile(nx, ny, nz int, seed int64) *mech.Problem {
 // cap 1000 as bench patterns uses) on a 20×20×5 pile (2,000 spheres: the
 // size of a landing island) and on a 3×3×2 pile (18 spheres: the islands
 // of a layer stepped at h = 2·10⁻⁴, tens of contacts); sweeps/op reports
-// the sweeps.
+// the sweeps. The 20×20×5 pile is also solved colour by colour
+// (ColourFrom 1) without a pool and on pools of 1 and 2 workers.
 func BenchmarkBoxedLCPPile(b *testing.B) {
 	for _, c := range []struct {
 		name       string
 		nx, ny, nz int
-	}{{"20x20x5", 20, 20, 5}, {"3x3x2", 3, 3, 2}} {
+		colour     bool
+		workers    int
+	}{{"20x20x5", 20, 20, 5, false, 0}, {"3x3x2", 3, 3, 2, false, 0},
+		{"20x20x5-coloured", 20, 20, 5, true, 0}, {"20x20x5-coloured-w1", 20, 20, 5, true, 1}, {"20x20x5-coloured-w2", 20, 20, 5, true, 2}} {
 		b.Run(c.name, func(b *testing.B) {
 			p := spherePile(c.nx, c.ny, c.nz, 1)
 			law := &friction.BoxedLCP{Normal: normalOp(b, "qce"), Tol: 1e-6, MaxIter: 1000}
+			if c.colour {
+				law.ColourFrom = 1
+			}
+			if c.workers > 0 {
+				pool := par.New(c.workers)
+				defer pool.Close()
+				law.SetPool(pool)
+			}
 			lam, beta := make([]float64, p.NContacts()), make([]float64, p.D.NCols())
 			var st mech.Stats
 			for b.Loop() {

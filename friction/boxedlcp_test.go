@@ -10,6 +10,7 @@ import (
 	"impactsim/friction"
 	"impactsim/impact"
 	"impactsim/mech"
+	"impactsim/par"
 )
 
 func normalOp(t testing.TB, name string) impact.Operator {
@@ -323,4 +324,140 @@ func alternatingBLCP(t *testing.T, p *mech.Problem, name string) ([]float64, int
 	}
 	t.Fatal("alternatingBLCP: no convergence in 100,000 sweeps")
 	return nil, 0
+}
+
+// TestBoxedLCPColoured: swept colour by colour (ColourFrom), the boxed LCP
+// on a 3D pile gives bitwise the same impulses with no pool and with
+// pools of 1, 2 and 3 workers (split down to single contacts); the colours
+// are a valid colouring (no two contacts of a colour share a row of v, and
+// every contact is in one group); the answer satisfies the conditions to
+// 1e-9 and its velocities are those of the contact-order sweep to the
+// tolerance; and a steady solve on the pool allocates nothing.
+func TestBoxedLCPColoured(t *testing.T) {
+	p := spherePile(6, 6, 4, 3)
+	m := p.NContacts()
+	for _, name := range []string{"lcp", "qce_lcp"} {
+		seq := friction.NewBoxedLCP(normalOp(t, name))
+		lamS, betaS, stS := solveBLCPStats(t, seq, p)
+		var lam0, beta0 []float64
+		for _, nw := range []int{0, 1, 2, 3} {
+			law := friction.NewBoxedLCP(normalOp(t, name))
+			law.ColourFrom = 1
+			friction.SetColourGrain(law, 1)
+			var pool *par.Pool
+			if nw > 0 {
+				pool = par.New(nw)
+				law.SetPool(pool)
+			}
+			lam, beta, st := solveBLCPStats(t, law, p)
+			if st.Capped != 0 {
+				t.Fatalf("%s, %d workers: capped after %d sweeps", name, nw, st.Sweeps)
+			}
+			if nw == 2 {
+				if n := testing.AllocsPerRun(5, func() {
+					if _, err := law.Solve(p, lam, beta); err != nil {
+						t.Fatal(err)
+					}
+				}); n != 0 {
+					t.Errorf("%s: %v allocations per coloured solve on 2 workers, want 0", name, n)
+				}
+			}
+			if pool != nil {
+				pool.Close()
+			}
+			if lam0 == nil {
+				lam0, beta0 = lam, beta
+				order, start, tail := friction.ColourGroups(law)
+				checkColours(t, p, order, start)
+				v := make([]float64, p.NDof())
+				p.ApplyImpulses(v, p.V, lam, beta, make([]float64, p.NDof()))
+				blcpConditions(t, name+" coloured pile", name, p, lam, beta, v)
+				vs := make([]float64, p.NDof())
+				p.ApplyImpulses(vs, p.V, lamS, betaS, make([]float64, p.NDof()))
+				scale, dv := 0.0, 0.0
+				for i := range v {
+					scale = math.Max(scale, math.Abs(p.V[i]))
+					dv = math.Max(dv, math.Abs(v[i]-vs[i]))
+				}
+				t.Logf("%s: %d contacts in %d colours (rest: %v); %d sweeps by colour, %d in contact order; largest velocity difference %.3g (|v⁻| ≤ %.3g)",
+					name, m, len(start)-1, tail, st.Sweeps, stS.Sweeps, dv, scale)
+				if len(start) < 3 || tail {
+					t.Errorf("%s: %d groups (rest %v), want several colours and no rest", name, len(start)-1, tail)
+				}
+				if dv > 1e-9*scale {
+					t.Errorf("%s: coloured and contact-order sweeps differ by %.3g in the velocities", name, dv)
+				}
+				continue
+			}
+			for i := range lam {
+				if lam[i] != lam0[i] {
+					t.Fatalf("%s, %d workers: λ[%d] = %.17g, without a pool %.17g", name, nw, i, lam[i], lam0[i])
+				}
+			}
+			for j := range beta {
+				if beta[j] != beta0[j] {
+					t.Fatalf("%s, %d workers: β[%d] = %.17g, without a pool %.17g", name, nw, j, beta[j], beta0[j])
+				}
+			}
+		}
+	}
+}
+
+// checkColours fails unless order is a permutation of the contacts and no
+// two contacts of one group touch a common row of v (through their normal
+// and friction columns and those columns' M⁻¹ images).
+func checkColours(t *testing.T, p *mech.Problem, order, start []int32) {
+	t.Helper()
+	m := p.NContacts()
+	if len(order) != m || int(start[len(start)-1]) != m {
+		t.Fatalf("colour order of %d contacts (groups end at %d), want %d", len(order), start[len(start)-1], m)
+	}
+	var mg, md mech.Cols
+	mech.MulMInvCols(&mg, &p.G, &p.MInv)
+	mech.MulMInvCols(&md, &p.D, &p.MInv)
+	seen := make([]bool, m)
+	owner := make([]int, p.NDof())
+	for g := 0; g+1 < len(start); g++ {
+		for r := range owner {
+			owner[r] = -1
+		}
+		for _, i := range order[start[g]:start[g+1]] {
+			if seen[i] {
+				t.Fatalf("contact %d twice in the colour order", i)
+			}
+			seen[i] = true
+			rows := map[int32]bool{}
+			add := func(c *mech.Cols, j int) {
+				for a := c.Ptr[j]; a < c.Ptr[j+1]; a++ {
+					rows[c.Row[a]] = true
+				}
+			}
+			add(&p.G, int(i))
+			add(&mg, int(i))
+			for j, c := range p.DContact {
+				if c == int(i) {
+					add(&p.D, j)
+					add(&md, j)
+				}
+			}
+			for r := range rows {
+				if owner[r] >= 0 {
+					t.Fatalf("group %d: contacts %d and %d share row %d", g, owner[r], i, r)
+				}
+				owner[r] = int(i)
+			}
+		}
+	}
+}
+
+// solveBLCPStats solves p with law and returns λ, β and the statistics.
+func solveBLCPStats(t *testing.T, law *friction.BoxedLCP, p *mech.Problem) (lam, beta []float64, st mech.Stats) {
+	t.Helper()
+	lam = make([]float64, p.NContacts())
+	beta = make([]float64, p.D.NCols())
+	st, err := law.Solve(p, lam, beta)
+	if err != nil {
+		t.Fatalf("%s: %v", law.Name(), err)
+	}
+	return lam, beta, st
 }

@@ -199,6 +199,58 @@ func impactSteps(t *testing.T, s *System, l Law, n int) {
 	}
 }
 
+// TestImpactColouredAcrossWorkers: with every island's boxed LCP swept
+// colour by colour (as islands of ≥ friction.DefaultColourFrom contacts
+// are), the state after 40 steps of QCE-LCP + boxed LCP is bitwise the
+// same for 1, 2 and 3 workers and with every island solved on the pool
+// (each colour split over 2 workers), a steady step allocates nothing on
+// the pool, and the coloured run stays within 1e-6 of the contact-order
+// one (both stop at the tolerance 1e-9, not at the same iterate).
+func TestImpactColouredAcrossWorkers(t *testing.T) {
+	l := Law{Operator: "qce_lcp", Friction: "blcp", CoR: 0.7, V0: 0.5, BoxedTol: 1e-9}
+	cfg := &ImpactConfig{H: 1e-3, Law: l, SortEvery: 7}
+	run := func(nw int, colour, allocs bool) *System {
+		s := crate(150, 2)
+		if nw < 0 {
+			nw, s.work.bigAt = -nw, 1
+		}
+		if colour {
+			s.work.colourAt = 1
+		}
+		done := onWorkers(s, nw)
+		defer done()
+		impactSteps(t, s, l, 40)
+		if allocs {
+			if a := testing.AllocsPerRun(3, func() {
+				if _, err := s.StepImpact(cfg); err != nil {
+					t.Fatal(err)
+				}
+			}); a != 0 {
+				t.Errorf("coloured, pooled: %v allocations per step, want 0", a)
+			}
+		}
+		return s
+	}
+	run(-2, true, true)
+	plain := run(1, false, false)
+	sameState(t, "contact order, pooled", run(-2, false, false), plain)
+	ref := run(1, true, false)
+	for _, nw := range []int{2, 3, -2} {
+		sameState(t, fmt.Sprintf("coloured, %d workers (pooled islands: %v)", nw, nw < 0), run(nw, true, false), ref)
+	}
+	d := 0.0
+	for k := range ref.VW {
+		d = math.Max(d, math.Abs(ref.VW[k]-plain.VW[k]))
+	}
+	for k := range ref.X {
+		d = math.Max(d, math.Abs(ref.X[k]-plain.X[k]))
+	}
+	t.Logf("coloured against contact-order sweeps after 40 steps: largest difference %.3g", d)
+	if d == 0 || d > 1e-6 {
+		t.Errorf("coloured against contact-order sweeps: largest difference %.3g, want nonzero (another order) and ≤ 1e-6", d)
+	}
+}
+
 // onWorkers gives s a pool of nw workers (none for 1) and returns the
 // function that closes it.
 func onWorkers(s *System, nw int) (done func()) {

@@ -59,12 +59,16 @@
 // island of 10⁵) are built and solved one at a time with the whole pool:
 // the island's problem is counted and then written in place by contact
 // ranges, and Alg. 3 runs its products with the Delassus matrix and its
-// sliding velocities by row ranges (friction.MaxDissipation.SetPool); the
+// sliding velocities by row ranges (friction.MaxDissipation.SetPool) and
+// the boxed LCP sweeps them colour by colour, each colour's contacts
+// split over the pool (friction.BoxedLCP.SetPool; every copy of the law
+// colours islands from 4096 contacts, whichever copy solves them); the
 // others go to the workers, largest first. A steady step allocates nothing
 // (TestImpactStepAllocs; on the shaken layer, TestLayerSteadyStepAllocs in
 // package patterns), and its state is bitwise the same for any number of
 // workers, with or without the pooled build
-// (TestImpactDeterministicAcrossWorkers).
+// (TestImpactDeterministicAcrossWorkers, and with coloured boxed-LCP
+// sweeps TestImpactColouredAcrossWorkers).
 //
 // The island's friction basis D is not stored for Alg. 3 (nor without
 // friction): the problem carries it matrix-free (mech.Problem.DBasis), the

@@ -154,7 +154,7 @@ type islandWork struct {
 func (s *System) prepareLaws(l *Law) error {
 	w := &s.work
 	nw := s.pool.Workers()
-	if w.lawSet && w.law == *l && w.lawMu == s.Mu && len(w.iw) == nw+1 && w.lawPool == s.pool {
+	if w.lawSet && w.law == *l && w.lawMu == s.Mu && len(w.iw) == nw+1 && w.lawPool == s.pool && w.lawColourAt == w.colourAt {
 		return nil
 	}
 	if err := l.Check(); err != nil {
@@ -174,7 +174,17 @@ func (s *System) prepareLaws(l *Law) error {
 	if pu, ok := w.iw[nw].law.fr.(sim.PoolUser); ok {
 		pu.SetPool(s.pool)
 	}
-	w.law, w.lawMu, w.lawSet, w.lawPool = *l, s.Mu, true, s.pool
+	for k := range w.iw {
+		if b := w.iw[k].law.blcp; b != nil {
+			// every copy colours from the same size, so an island's
+			// answer does not depend on which copy solves it
+			b.ColourFrom = w.colourAt
+			if k == nw {
+				b.SetPool(s.pool)
+			}
+		}
+	}
+	w.law, w.lawMu, w.lawSet, w.lawPool, w.lawColourAt = *l, s.Mu, true, s.pool, w.colourAt
 	return nil
 }
 

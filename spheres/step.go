@@ -245,21 +245,23 @@ type workspace struct {
 	nbCorr sim.Correction // Config.Correction without its search
 
 	// collision integrator (StepImpact)
-	alg4     bool // detect at the free-flight prediction (Alg. 4)
-	fFlight  func(_, lo, hi int)
-	xp       []float64 // the free-flight prediction of the centres
-	fPredict func(_, lo, hi int)
-	isl      islandSet
-	iw       []islandWork // per worker, then the pooled law
-	law      Law
-	lawMu    float64
-	lawSet   bool
-	lawPool  *par.Pool
-	moving   bool
-	v0       float64
-	fIsland  func(w, i int)
-	bigAt    int  // overrides bigIsland (tests; 0: the constant)
-	storedD  bool // tests: store the tangent columns (p.D) for every law
+	alg4        bool // detect at the free-flight prediction (Alg. 4)
+	fFlight     func(_, lo, hi int)
+	xp          []float64 // the free-flight prediction of the centres
+	fPredict    func(_, lo, hi int)
+	isl         islandSet
+	iw          []islandWork // per worker, then the pooled law
+	law         Law
+	lawMu       float64
+	lawSet      bool
+	lawPool     *par.Pool
+	lawColourAt int
+	moving      bool
+	v0          float64
+	fIsland     func(w, i int)
+	bigAt       int  // overrides bigIsland (tests; 0: the constant)
+	storedD     bool // tests: store the tangent columns (p.D) for every law
+	colourAt    int  // the boxed LCP's ColourFrom (tests; 0: its default)
 
 	// periodic sides: per-direction cell sizes of the broad phase, and
 	// whether a periodic side is shorter than three cells
