@@ -28,11 +28,11 @@ func TangentialRestitution(p *mech.Problem, lambda, beta []float64, b0 float64) 
 	if b0 == 0 {
 		return nil
 	}
-	nd := p.D.NCols()
+	nd := p.NTangents() // stored D or the matrix-free basis
 	for c0 := 0; c0 < nd; {
-		k := p.DContact[c0]
+		k := p.TangentContact(c0)
 		c1 := c0
-		for c1 < nd && p.DContact[c1] == k {
+		for c1 < nd && p.TangentContact(c1) == k {
 			c1++
 		}
 		var n2 float64
