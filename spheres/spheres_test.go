@@ -198,3 +198,48 @@ func TestMomentumAndRemove(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestContactRegions: the broad phase's ranges write into regions of the
+// contact list (conRegions) and fall back to storage of their own when a
+// region is too small; either way the step's contacts are the same, in
+// the same order, and so is the state. Every fifth step the second system
+// forgets its ranges' counts, so that its regions (64 contacts) overflow.
+func TestContactRegions(t *testing.T) {
+	pool := par.New(3)
+	defer pool.Close()
+	a, b := restingLayer(12, 3), restingLayer(12, 3)
+	a.SetPool(pool)
+	b.SetPool(pool)
+	cfg := &Config{H: 1e-3, Epsilon: 0.7, Law: friction.NBGS{Tol: 1e-9, MaxIter: 20, Domains: 4}, SortEvery: 7}
+	overflowed := 0
+	for k := 0; k < 40; k++ {
+		if k%5 == 4 {
+			b.work.chunkMax = [2][]int{}
+			b.work.con = nil
+		}
+		a.Step(cfg)
+		b.Step(cfg)
+		if len(a.work.con) != len(b.work.con) || a.work.npair != b.work.npair {
+			t.Fatalf("step %d: %d contacts (%d pairs), with overflowing regions %d (%d)", k, len(a.work.con), a.work.npair, len(b.work.con), b.work.npair)
+		}
+		for c := range a.work.con {
+			if a.work.con[c] != b.work.con[c] {
+				t.Fatalf("step %d: contact %d differs", k, c)
+			}
+		}
+		if k%5 == 4 {
+			for _, mx := range b.work.chunkMax {
+				for _, n := range mx {
+					if n > regionSize(0) {
+						overflowed++
+					}
+				}
+			}
+		}
+	}
+	if overflowed < 8 {
+		t.Fatalf("%d regions overflowed: the test needs more contacts", overflowed)
+	}
+	t.Logf("%d regions overflowed; %d contacts in the last step", overflowed, len(a.work.con))
+	sameState(t, "overflowing regions", b, a)
+}
