@@ -43,6 +43,10 @@ type lcpSolve struct {
 	// guess, when set (indexed by g's columns), is the islands' initial
 	// guess (the position projection's previous working set).
 	guess []float64
+	// loose, when set (indexed by g's columns), records for each island
+	// solved whether its solver stopped at a loose tolerance
+	// (warmFirst.lastLoose).
+	loose []bool
 	// warm, when set, supplies the islands' initial guesses and records
 	// this call's impulses for the next (Config.WarmStart).
 	warm   *warmStart
@@ -260,7 +264,18 @@ func (s *lcpSolve) island(w, i int) {
 	if k > ws.maxK {
 		ws.maxK, ws.res.Method = k, r.Method
 	}
-	ws.res.Residual = max(ws.res.Residual, r.Residual)
+	loose := false
+	if s.loose != nil {
+		if wf, ok := ws.solver.(*warmFirst); ok {
+			loose = wf.lastLoose
+		}
+		for _, j := range gcols {
+			s.loose[j] = loose
+		}
+	}
+	if !loose {
+		ws.res.Residual = max(ws.res.Residual, r.Residual)
+	}
 	if err != nil {
 		if ws.errAt < 0 || i < ws.errAt {
 			ws.errAt, ws.err = i, fmt.Errorf("island of %d contacts: %w", k, err)

@@ -59,7 +59,7 @@ func projectionDq(p *mech.Problem, mu []float64) []float64 {
 func TestProjectionWorkingSet(t *testing.T) {
 	for seed := int64(1); seed <= 5; seed++ {
 		p, gap := projectionPile(4, seed)
-		st := checkWorkingSet(t, p, gap, 1e-12)
+		st, _ := checkWorkingSet(t, p, gap, 1e-12)
 		if st.Iterations < 2 {
 			t.Errorf("seed %d: %d round(s) of the working set, want it to grow", seed, st.Iterations)
 		}
@@ -67,21 +67,26 @@ func TestProjectionWorkingSet(t *testing.T) {
 }
 
 // checkWorkingSet solves the projection of p with gaps gap from the
-// penetrating contacts alone (Margin 0) and on every contact at once
-// (Margin +Inf), checks that both satisfy (P2) to tol in gap units (μ ≥ 0,
-// linearized gaps ≥ −tol, within tol of 0 where μ > tol) and give the same
-// displacement to tol, and returns the working set's Stats.
-func checkWorkingSet(t *testing.T, p *mech.Problem, gap []float64, tol float64) mech.Stats {
+// penetrating contacts alone (Margin 0; intermediate rounds to the default
+// RoundTol, and to full tolerance with RoundTol 0) and on every contact at
+// once (Margin +Inf), checks that all three satisfy (P2) to tol in gap
+// units (μ ≥ 0, linearized gaps ≥ −tol, within tol of 0 where μ > tol) and
+// give the same displacement to tol, and returns the Stats of the working
+// set with and without RoundTol.
+func checkWorkingSet(t *testing.T, p *mech.Problem, gap []float64, tol float64) (loose, exact mech.Stats) {
 	t.Helper()
 	m := p.NContacts()
-	var dqs [2][]float64
-	var first mech.Stats
-	for k, margin := range []float64{0, math.Inf(1)} {
+	var dqs [3][]float64
+	var sts [3]mech.Stats
+	for k, margin := range []float64{0, 0, math.Inf(1)} {
 		pr, err := impact.NewProjection("")
 		if err != nil {
 			t.Fatal(err)
 		}
 		pr.Margin = margin
+		if k == 1 {
+			pr.RoundTol = 0
+		}
 		mu := make([]float64, m)
 		st, err := pr.Solve(p, gap, mu)
 		if err != nil {
@@ -91,21 +96,22 @@ func checkWorkingSet(t *testing.T, p *mech.Problem, gap []float64, tol float64) 
 		for j := 0; j < m; j++ {
 			w := gap[j] + p.G.ColDot(j, dq)
 			if mu[j] < 0 || w < -tol || mu[j] > tol && math.Abs(w) > tol {
-				t.Errorf("margin %g, contact %d: μ = %g, linearized gap %g", margin, j, mu[j], w)
+				t.Errorf("solve %d (margin %g), contact %d: μ = %g, linearized gap %g", k, margin, j, mu[j], w)
 			}
 		}
-		dqs[k] = dq
-		if k == 0 {
-			first = st
-			t.Logf("%d contacts, %d rounds, largest island %d (%s)", m, st.Iterations, st.Largest, st.Method)
+		dqs[k], sts[k] = dq, st
+		if k < 2 {
+			t.Logf("%d contacts, RoundTol %g: %d rounds, largest island %d (%s), %d solver iterations", m, pr.RoundTol, st.Iterations, st.Largest, st.Method, st.SolverIterations)
 		}
 	}
-	for i := range dqs[0] {
-		if d := math.Abs(dqs[0][i] - dqs[1][i]); d > tol {
-			t.Fatalf("coordinate %d: Δq %g with the working set, %g in one solve", i, dqs[0][i], dqs[1][i])
+	for k := 0; k < 2; k++ {
+		for i := range dqs[k] {
+			if d := math.Abs(dqs[k][i] - dqs[2][i]); d > tol {
+				t.Fatalf("solve %d, coordinate %d: Δq %g with the working set, %g in one solve", k, i, dqs[k][i], dqs[2][i])
+			}
 		}
 	}
-	return first
+	return sts[0], sts[1]
 }
 
 // TestProjectionWarmLargeIslands: on a patch of 469 balls whose
@@ -114,12 +120,18 @@ func checkWorkingSet(t *testing.T, p *mech.Problem, gap []float64, tol float64) 
 // with MPRGP from the previous round's multipliers (the interior-point
 // method cannot use them), the displacement is that of one cold solve on
 // every contact (Margin +Inf: the interior-point method) to 1e-9, and
-// satisfies (P2) to 1e-9 in gap units (the multipliers reach 50).
+// satisfies (P2) to 1e-9 in gap units (the multipliers reach 50) — also
+// with the intermediate rounds solved to RoundTol only, which then takes
+// one more round (the loose islands solved again to full tolerance).
 func TestProjectionWarmLargeIslands(t *testing.T) {
 	for seed := int64(1); seed <= 2; seed++ {
 		p, gap := projectionPileDeep(12, seed, 0.12)
-		if st := checkWorkingSet(t, p, gap, 1e-9); st.Largest <= 300 || st.Iterations < 3 {
-			t.Fatalf("seed %d: largest island %d after %d rounds: the test does not reach the warm large solves", seed, st.Largest, st.Iterations)
+		loose, exact := checkWorkingSet(t, p, gap, 1e-9)
+		if exact.Largest <= 300 || exact.Iterations < 3 {
+			t.Fatalf("seed %d: largest island %d after %d rounds: the test does not reach the warm large solves", seed, exact.Largest, exact.Iterations)
+		}
+		if loose.Iterations <= exact.Iterations {
+			t.Errorf("seed %d: %d rounds with RoundTol, %d without: no island was solved loosely and again", seed, loose.Iterations, exact.Iterations)
 		}
 	}
 }
