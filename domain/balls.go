@@ -58,47 +58,35 @@ type Balls struct {
 // same scene), over the ranks of c: each rank keeps the balls of its
 // subdomain (global ids are the indices in sys). sys must have no
 // portals (periodicity comes from Config.Periodic) and no moving
-// geometry.
+// geometry. NewPart builds the same split without every rank holding sys.
 func New(c mpi.Comm, sys *ball2d.System, cfg Config) (*Balls, error) {
-	if len(sys.Portals) > 0 {
-		return nil, fmt.Errorf("domain: portals are not decomposed; use Config.Periodic")
-	}
-	for i := range sys.Planes {
-		if sys.Planes[i].Moving() {
-			return nil, fmt.Errorf("domain: plane %d moves; moving geometry is not decomposed", i)
-		}
-	}
-	for i := range sys.Drums {
-		if sys.Drums[i].Moving() {
-			return nil, fmt.Errorf("domain: drum %d moves; moving geometry is not decomposed", i)
-		}
-	}
+	return NewPart(c, len(sys.M), cfg, func(func(x [2]float64) bool) (*ball2d.System, []int64, error) { return sys, nil, nil })
+}
+
+// NewPart splits a system of n balls (global ids 0 … n−1) that not every
+// rank holds whole (collective): every rank calls build once with the
+// predicate of its subdomain (the owner of a centre), and build returns
+// a system holding at least the balls whose centres it accepts, with
+// ids[i] the global id of its ball i (nil: i itself, a whole system); the
+// rank keeps those and drops the rest. The geometry and parameters come
+// from the returned system. The result is New's split of the whole
+// system, bit for bit. The ranks' kept balls must number n together with
+// ids 0 … n−1 (checked collectively, as NewSpheresPart); an error on any
+// rank fails every rank (ErrOtherRank on those whose own part was fine).
+func NewPart(c mpi.Comm, n int, cfg Config, build func(owns func(x [2]float64) bool) (*ball2d.System, []int64, error)) (*Balls, error) {
 	if cfg.NewLaw == nil {
 		return nil, fmt.Errorf("domain: Config.NewLaw is nil")
 	}
-	law, err := cfg.NewLaw()
-	if err != nil {
-		return nil, fmt.Errorf("domain: %w", err)
-	}
-	// The geometry and parameters of sys, with fresh workspaces (a copy of
-	// sys would share its detector's).
-	t := ball2d.System{Planes: sys.Planes, Drums: sys.Drums, Gravity: sys.Gravity, Integrator: sys.Integrator,
-		Dt: sys.Dt, CoR: sys.CoR, Mu: sys.Mu, NoFrictionBasis: sys.NoFrictionBasis}
-	m := &ballModel{tmpl: t, loc: t, bsys: t, law: law, h: sys.Dt}
-	m.loc.SetPool(cfg.Pool)
-	m.bsys.SetPool(cfg.Pool)
-	if pu, ok := law.(interface{ SetPool(*par.Pool) }); ok {
-		pu.SetPool(cfg.Pool)
-	}
+	m := &ballModel{}
 	g, err := newGrid(c, m, 2, [3]float64{cfg.Lo[0], cfg.Lo[1]}, [3]float64{cfg.Hi[0], cfg.Hi[1]},
 		[3]int{cfg.Dims[0], cfg.Dims[1]}, [3]bool{cfg.Periodic[0], cfg.Periodic[1]}, cfg.Root)
 	if err != nil {
 		return nil, err
 	}
-	for i := range sys.M {
-		b := body{gid: int64(i), x: [3]float64{sys.Q[2*i], sys.Q[2*i+1]}, fixed: sys.Fixed[i]}
-		b.p[0], b.p[1], b.p[2], b.p[3] = sys.V[2*i], sys.V[2*i+1], sys.M[i], sys.R[i]
-		g.adopt(b)
+	// From here every rank reaches the collective check.
+	berr := g.buildBalls(m, n, cfg, build)
+	if err := g.checkParts(n, true, berr); err != nil {
+		return nil, err
 	}
 	// A subdomain narrower than the interaction halo is refused before the
 	// first step (later steps check again: speeds change).
@@ -106,6 +94,69 @@ func New(c mpi.Comm, sys *ball2d.System, cfg Config) (*Balls, error) {
 		return nil, err
 	}
 	return &Balls{grid: g, m: m}, nil
+}
+
+// buildBalls is a rank's part of NewPart: its balls from build, checked,
+// adopted (those it owns) in id order, the law and the local systems.
+func (g *grid) buildBalls(m *ballModel, n int, cfg Config, build func(owns func(x [2]float64) bool) (*ball2d.System, []int64, error)) error {
+	sys, ids, err := build(func(x [2]float64) bool { return g.owns([3]float64{x[0], x[1]}) })
+	if err != nil {
+		return err
+	}
+	if ids != nil && len(ids) != len(sys.M) {
+		return fmt.Errorf("domain: %d ids for %d balls", len(ids), len(sys.M))
+	}
+	if len(sys.Portals) > 0 {
+		return fmt.Errorf("domain: portals are not decomposed; use Config.Periodic")
+	}
+	for i := range sys.Planes {
+		if sys.Planes[i].Moving() {
+			return fmt.Errorf("domain: plane %d moves; moving geometry is not decomposed", i)
+		}
+	}
+	for i := range sys.Drums {
+		if sys.Drums[i].Moving() {
+			return fmt.Errorf("domain: drum %d moves; moving geometry is not decomposed", i)
+		}
+	}
+	law, err := cfg.NewLaw()
+	if err != nil {
+		return fmt.Errorf("domain: %w", err)
+	}
+	// The geometry and parameters of sys, with fresh workspaces (a copy of
+	// sys would share its detector's).
+	t := ball2d.System{Planes: sys.Planes, Drums: sys.Drums, Gravity: sys.Gravity, Integrator: sys.Integrator,
+		Dt: sys.Dt, CoR: sys.CoR, Mu: sys.Mu, NoFrictionBasis: sys.NoFrictionBasis}
+	*m = ballModel{tmpl: t, loc: t, bsys: t, law: law, h: sys.Dt}
+	m.loc.SetPool(cfg.Pool)
+	m.bsys.SetPool(cfg.Pool)
+	if pu, ok := law.(interface{ SetPool(*par.Pool) }); ok {
+		pu.SetPool(cfg.Pool)
+	}
+	for i := range sys.M {
+		id := int64(i)
+		if ids != nil {
+			id = ids[i]
+		}
+		if id < 0 || id >= int64(n) {
+			return fmt.Errorf("domain: ball %d has id %d; the ids must be 0 … %d", i, id, n-1)
+		}
+		b := body{gid: id, x: [3]float64{sys.Q[2*i], sys.Q[2*i+1]}, fixed: sys.Fixed[i]}
+		b.p[0], b.p[1], b.p[2], b.p[3] = sys.V[2*i], sys.V[2*i+1], sys.M[i], sys.R[i]
+		g.adopt(b)
+	}
+	return g.sortOwn()
+}
+
+// SetPool makes the rank's detection, free flight and island solves run
+// on pool's workers (nil: serially; results are bitwise the same).
+func (b *Balls) SetPool(pool *par.Pool) {
+	m := b.m
+	m.loc.SetPool(pool)
+	m.bsys.SetPool(pool)
+	if pu, ok := m.law.(interface{ SetPool(*par.Pool) }); ok {
+		pu.SetPool(pool)
+	}
 }
 
 // Step advances the distributed system by one step of Alg. 4

@@ -2,6 +2,7 @@ package domain
 
 import (
 	"cmp"
+	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -279,6 +280,57 @@ func (g *grid) owns(x [3]float64) bool {
 		}
 	}
 	return true
+}
+
+// ErrOtherRank is the error of NewPart and NewSpheresPart on a rank whose
+// own part was fine when another rank's failed (that rank returns the
+// cause).
+var ErrOtherRank = errors.New("domain: the set-up failed on other ranks")
+
+// checkParts is the collective end of building the ranks' parts: one
+// Allreduce of (bodies kept, Σ id, failures). It returns berr on the
+// rank whose build failed and ErrOtherRank on the others; then checks
+// that the ranks keep n bodies together and, dense, that the ids' sum is
+// n(n−1)/2 (ids 0 … n−1, each once; compared while exact, n < 2²⁶): a
+// body missing or kept by two ranks fails on every rank.
+func (g *grid) checkParts(n int, dense bool, berr error) error {
+	failed := 0.0
+	if berr != nil {
+		failed = 1
+	}
+	sum := 0.0
+	for i := range g.own {
+		sum += float64(g.own[i].gid)
+	}
+	in, out := []float64{float64(len(g.own)), sum, failed}, make([]float64, 3)
+	if err := g.cart.Allreduce(in, out, mpi.Sum); err != nil {
+		return err
+	}
+	switch {
+	case berr != nil:
+		return berr
+	case out[2] > 0:
+		return fmt.Errorf("%w (%.0f)", ErrOtherRank, out[2])
+	case out[0] != float64(n):
+		return fmt.Errorf("domain: the ranks keep %.0f bodies together, the system has %d", out[0], n)
+	case dense && float64(n) < 1<<26 && out[1] != float64(n)*float64(n-1)/2:
+		return fmt.Errorf("domain: the ranks' body ids are not 0 … %d, each once", n-1)
+	}
+	return nil
+}
+
+// sortOwn puts the adopted bodies in key order (a part may come in any
+// order) and refuses an id held twice.
+func (g *grid) sortOwn() error {
+	if !slices.IsSortedFunc(g.own, key) {
+		slices.SortFunc(g.own, key)
+	}
+	for i := 1; i < len(g.own); i++ {
+		if g.own[i].gid == g.own[i-1].gid {
+			return fmt.Errorf("domain: two bodies of id %d", g.own[i].gid)
+		}
+	}
+	return nil
 }
 
 // Cart returns the rank's Cartesian communicator.

@@ -169,6 +169,24 @@
 // added on Root in rank order. CheckIDs gathers every id to Root and
 // checks that none is held twice (a test aid).
 //
+// # Building the parts (NewSpheresPart)
+//
+// A system too large for one machine must not be built whole anywhere.
+// NewSpheresPart creates the grid first and hands each rank the
+// predicate of its subdomain (owns: the cell of the centre after the
+// periodic wrap, adopt's test); the rank's builder creates only the
+// spheres it accepts, with their global IDs (patterns.NewPart generates
+// the vibrated layer's spheres of a region bit for bit as the whole
+// layer's; spheres.System.ReadStatePart streams a checkpoint keeping a
+// region's rows). One Allreduce of (count, Σ id, failures) then checks
+// that the parts make the system — n spheres with IDs 0 … n−1 (the sum is
+// compared while it is exact, n < 2²⁶; duplicates within a rank are
+// checked there) — and that no rank's builder failed, so every rank
+// returns an error together (ErrOtherRank on those whose own part was
+// fine). The result is NewSpheres' split of the whole system, bit for bit
+// (TestSpheresPartEqualsWhole). GatherState into a part (or an empty
+// system) makes it the whole system on Root, for output and checkpoints.
+//
 // # The limit: one giant island
 //
 // An island that crosses subdomains is solved on one rank, so a settled

@@ -116,14 +116,14 @@ func TestSpheresPartRefused(t *testing.T) {
 		name, want string
 		part       func(c mpi.Comm, owns func(x [3]float64) bool) (*spheres.System, error)
 	}{
-		{"missing", "keep 299 spheres together", func(c mpi.Comm, owns func(x [3]float64) bool) (*spheres.System, error) {
+		{"missing", "keep 299 bodies together", func(c mpi.Comm, owns func(x [3]float64) bool) (*spheres.System, error) {
 			p := partOf(sphereBox(n, true, 0, 1), owns)
 			if p.N() > 0 && c.Rank() == 1 {
 				p.Remove(func(i int) bool { return i == 0 })
 			}
 			return p, nil
 		}},
-		{"duplicated", "IDs are not 0", func(c mpi.Comm, owns func(x [3]float64) bool) (*spheres.System, error) {
+		{"duplicated", "ids are not 0", func(c mpi.Comm, owns func(x [3]float64) bool) (*spheres.System, error) {
 			p := partOf(sphereBox(n, true, 0, 1), owns)
 			if c.Rank() == 1 {
 				p.ID[0] = 7 // sphere 7 (rank 0's) twice; the count stays

@@ -1,7 +1,6 @@
 package domain
 
 import (
-	"errors"
 	"fmt"
 	"math"
 	"slices"
@@ -89,10 +88,6 @@ func NewSpheresPart(c mpi.Comm, n int, cfg SpheresConfig, build func(owns func(x
 	return newSpheres(c, n, true, cfg, build)
 }
 
-// ErrOtherRank is NewSpheresPart's error on a rank whose own part was
-// fine when another rank's failed (that rank returns the cause).
-var ErrOtherRank = errors.New("domain: the set-up failed on other ranks")
-
 // newSpheres is NewSpheres and NewSpheresPart: the grid, the rank's
 // spheres (build), a collective check of their count (and, dense, of
 // their IDs 0 … n−1), the halo.
@@ -115,29 +110,8 @@ func newSpheres(c mpi.Comm, n int, dense bool, cfg SpheresConfig, build func(own
 	// From here every rank reaches the collective check, whatever fails
 	// on it.
 	berr := g.buildSpheres(m, n, dense, build)
-	// The whole system's count and the sum of the ids (exact below 2⁵³)
-	// against n and n(n−1)/2: a sphere missing or on two ranks fails.
-	failed := 0.0
-	if berr != nil {
-		failed = 1
-	}
-	sum := 0.0
-	for i := range g.own {
-		sum += float64(g.own[i].gid)
-	}
-	in, out := []float64{float64(len(g.own)), sum, failed}, make([]float64, 3)
-	if err := g.cart.Allreduce(in, out, mpi.Sum); err != nil {
+	if err := g.checkParts(n, dense, berr); err != nil {
 		return nil, err
-	}
-	switch {
-	case berr != nil:
-		return nil, berr
-	case out[2] > 0:
-		return nil, fmt.Errorf("%w (%.0f)", ErrOtherRank, out[2])
-	case out[0] != float64(n):
-		return nil, fmt.Errorf("domain: the ranks keep %.0f spheres together, the system has %d", out[0], n)
-	case dense && float64(n) < 1<<26 && out[1] != float64(n)*float64(n-1)/2:
-		return nil, fmt.Errorf("domain: the ranks' sphere IDs are not 0 … %d, each once", n-1)
 	}
 	d := &Spheres{grid: g, m: m}
 	m.d = d
@@ -176,15 +150,7 @@ func (g *grid) buildSpheres(m *sphereModel, n int, dense bool, build func(owns f
 		putSphere(&b, sys, i)
 		g.adopt(b)
 	}
-	if !slices.IsSortedFunc(g.own, key) {
-		slices.SortFunc(g.own, key)
-	}
-	for i := 1; i < len(g.own); i++ {
-		if g.own[i].gid == g.own[i-1].gid {
-			return fmt.Errorf("domain: two spheres of ID %d", g.own[i].gid)
-		}
-	}
-	return nil
+	return g.sortOwn()
 }
 
 // putSphere copies sphere i's payload into b: VW, Q, R, InvM, InvI.

@@ -49,6 +49,14 @@
 // overlap the floor by up to 0.75σ (TestLayerHeightRisesWithGamma logs
 // it); the position correction of package sim is not applied on this path.
 //
+// NewPart builds only the spheres of a region (one MPI rank's subdomain):
+// the lattice and the random draws (jitter, velocities) run in New's order
+// for every sphere — NormFloat64 takes a variable number of draws, so the
+// sequence cannot be skipped — but only the accepted spheres are created,
+// with New's IDs, bit for bit. Memory is the region's; time stays O(N)
+// (about the cost of the draws). ReadStatePart likewise keeps a region's
+// spheres of a state file.
+//
 // # Analysis
 //
 // Every SampleEvery drive periods, at the drive phase 0, the top surface is

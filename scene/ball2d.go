@@ -34,9 +34,14 @@ type Ball2DScene struct {
 	// Camera holds the display-only <camera> settings, nil if absent.
 	Camera *Camera
 
-	Balls  []Ball
-	Planes []Plane
-	Drums  []Drum
+	Balls []Ball
+	// BallIDs and NBalls describe a part of a scene (ReadBall2DPart): Balls
+	// are the kept balls, BallIDs[i] the index of Balls[i] among the file's
+	// balls, NBalls the file's count. Nil and 0 for a whole scene.
+	BallIDs []int
+	NBalls  int
+	Planes  []Plane
+	Drums   []Drum
 	// Portals pair two entries of Planes. As in SCISim, the planes a portal
 	// uses are portal planes only: they are not collision planes.
 	Portals []Portal

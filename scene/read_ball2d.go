@@ -52,6 +52,47 @@ func ReadBall2D(r io.Reader, source string) (*Ball2DScene, error) {
 	return readWith(r, source, (*reader).scene)
 }
 
+// ReadBall2DPart is ReadBall2D keeping only the balls keep accepts (one
+// MPI rank's part of a scene too large to hold on every rank): each
+// top-level <ball> is read and checked as the file streams by and offered
+// to keep with its index among the file's balls (its global id); the
+// others are let go at once, so the memory is the kept balls' and the
+// rest of the scene's, not the file's. The scene's Balls are the kept
+// ones in file order, BallIDs their indices and NBalls the file's count.
+// Scenes with <motion> or <scripting> are refused (they name balls by
+// their index in the whole file).
+func ReadBall2DPart(r io.Reader, source string, keep func(id int, b *Ball) bool) (*Ball2DScene, error) {
+	rd := &reader{src: source, part: &ballPart{}}
+	p := rd.part
+	root, err := parseTreeLeaf(r, source, func(e *elem) bool {
+		if e.name != "ball" {
+			return false
+		}
+		b := rd.ball(e)
+		if rd.err == nil && keep(p.n, &b) {
+			p.balls = append(p.balls, b)
+			p.ids = append(p.ids, p.n)
+		}
+		p.n++
+		return true
+	})
+	if err != nil {
+		return nil, err
+	}
+	s := rd.scene(root)
+	if rd.err != nil {
+		return nil, rd.err
+	}
+	return s, nil
+}
+
+// ballPart holds the balls ReadBall2DPart kept.
+type ballPart struct {
+	balls []Ball
+	ids   []int
+	n     int
+}
+
 // ---------------------------------------------------------------------------
 // XML → element tree with line numbers
 
@@ -62,7 +103,12 @@ type elem struct {
 	children []*elem
 }
 
-func parseTree(r io.Reader, src string) (*elem, error) {
+func parseTree(r io.Reader, src string) (*elem, error) { return parseTreeLeaf(r, src, nil) }
+
+// parseTreeLeaf is parseTree handing each child of the root element, once
+// read whole, to leaf (when set); a child for which leaf returns true is
+// not kept in the tree (a streaming reader takes it and lets it go).
+func parseTreeLeaf(r io.Reader, src string, leaf func(e *elem) bool) (*elem, error) {
 	d := xml.NewDecoder(bounded.TextReader(r, src, bounded.Text, "scene file"))
 	d.Strict = true
 	var root *elem
@@ -113,7 +159,14 @@ func parseTree(r io.Reader, src string) (*elem, error) {
 			stack = append(stack, e)
 		case xml.EndElement:
 			if len(stack) > 0 {
+				e := stack[len(stack)-1]
 				stack = stack[:len(stack)-1]
+				if leaf != nil && len(stack) == 1 && leaf(e) {
+					// e is its parent's last child so far
+					p := stack[0]
+					p.children[len(p.children)-1] = nil
+					p.children = p.children[:len(p.children)-1]
+				}
 			}
 		case xml.CharData:
 			if len(bytes.TrimSpace(t)) != 0 {
@@ -157,6 +210,7 @@ type reader struct {
 	src      string
 	err      error
 	warnings []string
+	part     *ballPart // ReadBall2DPart's kept balls (nil: a whole scene)
 }
 
 // warn records a warning "FILE:LINE: message" (the scene is still read).
@@ -506,6 +560,15 @@ func (rd *reader) scene(root *elem) *Ball2DScene {
 		}
 		return true
 	}})
+	if p := rd.part; p != nil {
+		switch {
+		case len(s.Motions) > 0:
+			rd.fail(s.Motions[0].Line, "<motion> names bodies by their index in the whole scene: not read in parts (every rank reads the whole scene)")
+		case s.Script != nil:
+			rd.fail(s.Script.Line, "<scripting> acts on the whole scene: not read in parts (every rank reads the whole scene)")
+		}
+		s.Balls, s.BallIDs, s.NBalls = p.balls, p.ids, p.n
+	}
 	rd.conflict(found)
 	if rd.err == nil {
 		rd.checkPortals(len(s.Planes), s.Portals)

@@ -189,9 +189,14 @@
 //
 // # Adding and removing spheres, moving walls
 //
-// Add appends a sphere (identity orientation, a fresh ID); Remove drops
+// Add appends a sphere (identity orientation, a fresh ID), AddID one with
+// a given ID and Put one as it is (a part of a larger system keeps the
+// whole system's IDs: package domain's NewSpheresPart); Remove drops
 // the spheres a predicate selects and keeps the others' order. Both act
 // between steps. A plane with V ≠ 0 moves kinematically; callers may also
 // reset its position P between steps (the channel's inflow plane does).
 // These are the only mutations; everything else is derived per step.
+// ReadStatePart reads a state file keeping the spheres whose centres a
+// predicate accepts, in one pass, storing only those (and their indices
+// while the arrays stream by).
 package spheres

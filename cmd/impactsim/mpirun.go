@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"math"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -13,6 +15,7 @@ import (
 	"impactsim/output"
 	"impactsim/runner"
 	"impactsim/scenario"
+	"impactsim/scene"
 	"impactsim/sim"
 )
 
@@ -48,7 +51,7 @@ func runMPI(c *runConfig, stdout, stderr io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, cfg, start, setupErr := setupMPI(world, c)
+	su, setupErr := setupMPI(world, c)
 	// Every rank sets up alone (a file one node cannot read must not leave
 	// the others waiting in a collective), then all agree: the lowest rank
 	// that failed reports, every rank exits with status 2 and writes
@@ -56,12 +59,19 @@ func runMPI(c *runConfig, stdout, stderr io.Writer) error {
 	if err := agree(world, setupErr, stderr); err != nil {
 		return err
 	}
-	b, err := domain.New(world, start, cfg)
-	if err != nil {
+	cfg := su.cfg
+	b, err := domain.NewPart(world, su.n, cfg, su.build)
+	if errors.Is(err, domain.ErrOtherRank) {
+		err = nil // the rank whose part failed reports
+	} else if err != nil {
 		err = fmt.Errorf("run: %s: %w", c.sceneArg, err)
 	}
 	if err := agree(world, err, stderr); err != nil {
 		return err
+	}
+	r := su.r
+	if su.cfg.Pool == nil && r.Pool != nil {
+		b.SetPool(r.Pool) // a part's pool came with its scenario
 	}
 	b.N = r.Stepper.N
 	fail := func(err error) error {
@@ -70,7 +80,7 @@ func runMPI(c *runConfig, stdout, stderr io.Writer) error {
 		}
 		return err
 	}
-	n := r.Sys.N()
+	n := su.n
 	if c.vtk {
 		dir := filepath.Join(c.out, "vtk")
 		b.OnFrame = func(k int) error {
@@ -108,22 +118,45 @@ func runMPI(c *runConfig, stdout, stderr io.Writer) error {
 	return runErr
 }
 
-// setupMPI is one rank's set-up of runMPI: the scene, the system, the
-// decomposition's configuration and the starting state (the scene's, or
-// the checkpoint's, which holds the whole system's state whatever the
-// number of ranks that wrote it). Errors are bad input.
-func setupMPI(world mpi.Comm, c *runConfig) (*scenario.Ball2D, domain.Config, *ball2d.System, error) {
-	var cfg domain.Config
+// mpiSetup is one rank's set-up of runMPI: the decomposition's
+// configuration, the whole system's ball count, and the builder of the
+// rank's part (domain.NewPart), which leaves the rank's scenario in r.
+type mpiSetup struct {
+	r     *scenario.Ball2D
+	cfg   domain.Config
+	n     int
+	build func(owns func(x [2]float64) bool) (*ball2d.System, []int64, error)
+}
+
+// setupMPI is one rank's set-up of runMPI: the scene, the decomposition's
+// configuration and the builder of the rank's part. Rank 0, which drives
+// the run with the one-process driver, builds the whole system (and reads
+// --resume: sim's checkpoint holds the whole system's state whatever the
+// number of ranks that wrote it). Every other rank, given a scene file,
+// builds only its own balls: it reads the file twice as a stream
+// (scene.ReadBall2DPart), first keeping no ball (the region: the box of
+// the centres and drums), then keeping the balls its subdomain owns, and
+// builds its scenario from those (their global ids are their indices in
+// the file); its memory is its part's. Built-in scenes (generated whole),
+// scenes with motions or scripts, and --resume make every rank build the
+// whole system, as before. Errors are bad input.
+func setupMPI(world mpi.Comm, c *runConfig) (*mpiSetup, error) {
+	if world.Rank() != 0 && c.resume == "" && !strings.HasPrefix(c.sceneArg, "builtin:") {
+		su, err := setupMPIPart(c, world.Size())
+		if err == nil || !errors.Is(err, errWholeScene) {
+			return su, err
+		}
+	}
 	sc, name, err := loadScene(c.sceneArg)
 	if err != nil {
-		return nil, cfg, nil, err
+		return nil, err
 	}
 	r, err := scenario.NewBall2D(sc, c.opts)
 	if err != nil {
-		return nil, cfg, nil, usageError{err}
+		return nil, usageError{err}
 	}
 	if r.Stepper.Correction() != nil {
-		return nil, cfg, nil, badInput("run: %s: position correction is not decomposed across ranks; add --position-correction off", c.sceneArg)
+		return nil, badInput("run: %s: position correction is not decomposed across ranks; add --position-correction off", c.sceneArg)
 	}
 	if c.out == "" {
 		c.out = filepath.Join("out", name)
@@ -134,21 +167,116 @@ func setupMPI(world mpi.Comm, c *runConfig) (*scenario.Ball2D, domain.Config, *b
 	if c.end == 0 {
 		c.end = 1
 	}
-	cfg = domain.Config{NewLaw: func() (sim.ContactLaw, error) { return r.Stepper.Law, nil }, Pool: r.Pool}
-	cfg.Lo, cfg.Hi = region(r)
-	d := mpi.DimsCreate(world.Size(), 2)
+	su := &mpiSetup{r: r, n: r.Sys.N()}
+	lo, hi := region(r.Sys.Q, r.Sys.R, r.Sys.Drums)
+	su.cfg = mpiConfig(world.Size(), lo, hi, r)
+	start := *r.Sys
+	if c.resume != "" {
+		if err := readStateAs("run", r.Stepper, c.resume, runner.Ball2D(r).Info().Scene); err != nil {
+			return nil, err
+		}
+		start.Q, start.V = r.Stepper.Q, r.Stepper.V
+	}
+	su.build = func(func(x [2]float64) bool) (*ball2d.System, []int64, error) { return &start, nil, nil }
+	return su, nil
+}
+
+// errWholeScene: the scene cannot be read in parts (motions, scripts);
+// the rank reads it whole.
+var errWholeScene = errors.New("the scene is read whole")
+
+// setupMPIPart is setupMPI on a rank other than 0 for a scene file: two
+// streaming passes (scene.ReadBall2DPart), the first for the region, the
+// second, in the builder, keeping the rank's own balls.
+func setupMPIPart(c *runConfig, ranks int) (*mpiSetup, error) {
+	read := func(keep func(id int, b *scene.Ball) bool) (*scene.Ball2DScene, error) {
+		f, err := os.Open(c.sceneArg)
+		if err != nil {
+			return nil, badInput("run: %v", err)
+		}
+		defer f.Close()
+		sc, err := scene.ReadBall2DPart(f, c.sceneArg, keep)
+		if err != nil {
+			if sc == nil && (strings.Contains(err.Error(), "<motion>") || strings.Contains(err.Error(), "<scripting>")) {
+				return nil, errWholeScene
+			}
+			return nil, usageError{err}
+		}
+		return sc, nil
+	}
+	// First pass: the region, from every ball's centre and radius as they
+	// stream by (none kept).
+	var q, rad []float64
+	var lo, hi [2]float64
+	rmax := 0.0
+	first := true
+	sc, err := read(func(_ int, b *scene.Ball) bool {
+		q, rad = append(q[:0], b.X, b.Y), append(rad[:0], b.R)
+		if first {
+			lo, hi, first = [2]float64{b.X, b.Y}, [2]float64{b.X, b.Y}, false
+		}
+		lo = [2]float64{min(lo[0], b.X), min(lo[1], b.Y)}
+		hi = [2]float64{max(hi[0], b.X), max(hi[1], b.Y)}
+		rmax = max(rmax, b.R)
+		return false
+	})
+	if err != nil {
+		return nil, err
+	}
+	drums := make([]ball2d.Drum, len(sc.Drums))
+	for i, d := range sc.Drums {
+		drums[i] = ball2d.Drum{C: [2]float64{d.X, d.Y}, R: d.R}
+	}
+	// region over the box's corners (the same extremes as over every
+	// ball) and the largest radius
+	if first {
+		q, rad = nil, nil
+	} else {
+		q, rad = []float64{lo[0], lo[1], hi[0], hi[1]}, []float64{rmax, rmax}
+	}
+	su := &mpiSetup{n: sc.NBalls}
+	if c.end == 0 {
+		c.end = sc.EndTime
+	}
+	if c.end == 0 {
+		c.end = 1
+	}
+	rlo, rhi := region(q, rad, drums)
+	su.cfg = mpiConfig(ranks, rlo, rhi, nil)
+	su.cfg.NewLaw = func() (sim.ContactLaw, error) { return su.r.Stepper.Law, nil }
+	su.build = func(owns func(x [2]float64) bool) (*ball2d.System, []int64, error) {
+		part, err := read(func(_ int, b *scene.Ball) bool { return owns([2]float64{b.X, b.Y}) })
+		if err != nil {
+			return nil, nil, err
+		}
+		r, err := scenario.NewBall2D(part, c.opts)
+		if err != nil {
+			return nil, nil, usageError{err}
+		}
+		su.r = r
+		ids := make([]int64, len(part.BallIDs))
+		for i, id := range part.BallIDs {
+			ids[i] = int64(id)
+		}
+		return r.Sys, ids, nil
+	}
+	return su, nil
+}
+
+// mpiConfig is the decomposition of the region [lo, hi] over ranks (more
+// cuts along the longer side), with r's law and pool when r is given.
+func mpiConfig(ranks int, lo, hi [2]float64, r *scenario.Ball2D) domain.Config {
+	cfg := domain.Config{Lo: lo, Hi: hi}
+	if r != nil {
+		cfg.NewLaw = func() (sim.ContactLaw, error) { return r.Stepper.Law, nil }
+		cfg.Pool = r.Pool
+	}
+	d := mpi.DimsCreate(ranks, 2)
 	if cfg.Hi[1]-cfg.Lo[1] > cfg.Hi[0]-cfg.Lo[0] {
 		d[0], d[1] = d[1], d[0]
 	}
 	cfg.Dims = [2]int{d[0], d[1]}
-	start := *r.Sys
-	if c.resume != "" {
-		if err := readStateAs("run", r.Stepper, c.resume, runner.Ball2D(r).Info().Scene); err != nil {
-			return nil, cfg, nil, err
-		}
-		start.Q, start.V = r.Stepper.Q, r.Stepper.V
-	}
-	return r, cfg, &start, nil
+	return cfg
 }
 
 // agree is a collective check of a step every rank took: nil when no rank
@@ -182,9 +310,8 @@ func agree(world mpi.Comm, err error, stderr io.Writer) error {
 }
 
 // region is the decomposed region of a ball scene: the box of the balls'
-// centres and the drums, grown by the largest radius.
-func region(r *scenario.Ball2D) (lo, hi [2]float64) {
-	s := r.Sys
+// centres (q: x, y per ball) and the drums, grown by the largest radius.
+func region(q, rad []float64, drums []ball2d.Drum) (lo, hi [2]float64) {
 	lo = [2]float64{math.Inf(1), math.Inf(1)}
 	hi = [2]float64{math.Inf(-1), math.Inf(-1)}
 	rmax := 0.0
@@ -192,11 +319,11 @@ func region(r *scenario.Ball2D) (lo, hi [2]float64) {
 		lo[0], lo[1] = min(lo[0], x-e), min(lo[1], y-e)
 		hi[0], hi[1] = max(hi[0], x+e), max(hi[1], y+e)
 	}
-	for i := range s.M {
-		add(s.Q[2*i], s.Q[2*i+1], 0)
-		rmax = max(rmax, s.R[i])
+	for i := range rad {
+		add(q[2*i], q[2*i+1], 0)
+		rmax = max(rmax, rad[i])
 	}
-	for _, d := range s.Drums {
+	for _, d := range drums {
 		add(d.C[0], d.C[1], d.R)
 	}
 	for k := 0; k < 2; k++ {

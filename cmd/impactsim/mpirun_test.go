@@ -76,6 +76,19 @@ func skipWithoutMPI(t *testing.T) {
 func TestMPIRunMatchesOneProcess(t *testing.T) {
 	skipWithoutMPI(t)
 	args := []string{"run", "builtin:drum_gas_1000", "--end", "1", "--quiet", "--vtk", "--frames", "5"}
+	one, traj := oneProcessRun(t, args)
+	for _, np := range []int{1, 2, 4} {
+		dir := checkMPIRun(t, np, args, one, traj)
+		if np > 1 {
+			checkPieces(t, np, one, dir, 6)
+		}
+	}
+}
+
+// oneProcessRun runs args in this process into a new directory and
+// returns it and its trajectory.csv.
+func oneProcessRun(t *testing.T, args []string) (string, []byte) {
+	t.Helper()
 	one := t.TempDir()
 	if code, _, errs := runCLI(t, append(args, "--out", one)...); code != 0 {
 		t.Fatalf("one process: exit %d: %s", code, errs)
@@ -84,24 +97,29 @@ func TestMPIRunMatchesOneProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, np := range []int{1, 2, 4} {
-		dir := t.TempDir()
-		out, err := mpiCommand(np, nil, append(args, "--out", dir)...).CombinedOutput()
-		if err != nil {
-			t.Fatalf("%d ranks: %v\n%s", np, err, out)
-		}
-		got, err := os.ReadFile(filepath.Join(dir, "trajectory.csv"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !bytes.Equal(got, traj) {
-			t.Errorf("%d ranks: trajectory.csv differs from one process's", np)
-		}
-		checkEnergyRounding(t, np, one, dir)
-		if np > 1 {
-			checkPieces(t, np, one, dir, 6)
-		}
+	return one, traj
+}
+
+// checkMPIRun runs args on np mpirun ranks into a new directory, which it
+// returns, and checks its trajectory.csv against one process's traj byte
+// for byte and its energy.csv against the one in directory one
+// (checkEnergyRounding).
+func checkMPIRun(t *testing.T, np int, args []string, one string, traj []byte) string {
+	t.Helper()
+	dir := t.TempDir()
+	out, err := mpiCommand(np, nil, append(args, "--out", dir)...).CombinedOutput()
+	if err != nil {
+		t.Fatalf("%d ranks: %v\n%s", np, err, out)
 	}
+	got, err := os.ReadFile(filepath.Join(dir, "trajectory.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, traj) {
+		t.Errorf("%d ranks: trajectory.csv differs from one process's", np)
+	}
+	checkEnergyRounding(t, np, one, dir)
+	return dir
 }
 
 // checkEnergyRounding compares energy.csv of a run across ranks with one

@@ -64,9 +64,14 @@ func patternsMPI(o *patternOpts, pts []patterns.Point, pr patternsRun, stdout, s
 		world.Abort(1, err.Error()) // does not return
 		return err
 	}
-	// The set-up's time: the slowest rank's.
+	// The set-up's time (the slowest rank's) and every rank's peak
+	// resident set after it.
 	setup := []float64{time.Since(t0).Seconds(), 0}
 	if err := world.Allreduce(setup[:1], setup[1:], mpi.Max); err != nil {
+		return fail(err)
+	}
+	rssSetup, err := rankPeakRSS(world)
+	if err != nil {
 		return fail(err)
 	}
 	y.Remote = &layerRanks{d: d, rank: world.Rank()}
@@ -91,9 +96,14 @@ func patternsMPI(o *patternOpts, pts []patterns.Point, pr patternsRun, stdout, s
 	if err != nil {
 		return fail(err)
 	}
+	rssEnd, err := rankPeakRSS(world)
+	if err != nil {
+		return fail(err)
+	}
 	if world.Rank() == 0 {
 		printPatternRun(stdout, y, res, dir)
 		fmt.Fprintf(stdout, "set-up     %.3f s (slowest rank)\n", setup[1])
+		fmt.Fprintf(stdout, "peak RSS   per rank after set-up %s MiB; at the end %s MiB (rank 0 holds the gathered layer from the first sample on)\n", mibList(rssSetup), mibList(rssEnd))
 	}
 	if err := d.Report(stdout); err != nil {
 		return fail(err)
@@ -184,4 +194,26 @@ func (r *layerRanks) Step(floor spheres.Plane) error {
 
 func (r *layerRanks) Sync(sys *spheres.System) (bool, error) {
 	return r.rank == 0, r.d.GatherState(0, sys)
+}
+
+// rankPeakRSS returns on every rank each rank's peak resident set size
+// (VmHWM, bytes; 0 where unknown) so far (collective).
+func rankPeakRSS(world mpi.Comm) ([]float64, error) {
+	mine := make([]float64, world.Size())
+	mine[world.Rank()], _ = peakRSSBytes()
+	all := make([]float64, world.Size())
+	err := world.Allreduce(mine, all, mpi.Sum)
+	return all, err
+}
+
+// mibList formats byte counts as "a / b / …" in MiB.
+func mibList(b []float64) string {
+	s := ""
+	for i, v := range b {
+		if i > 0 {
+			s += " / "
+		}
+		s += fmt.Sprintf("%.1f", v/(1<<20))
+	}
+	return s
 }
