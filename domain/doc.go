@@ -186,6 +186,9 @@
 // fine). The result is NewSpheres' split of the whole system, bit for bit
 // (TestSpheresPartEqualsWhole). GatherState into a part (or an empty
 // system) makes it the whole system on Root, for output and checkpoints.
+// Balls have the same in NewPart (global ids given with the part: a
+// scene file read in a stream by scene.ReadBall2DPart); New and
+// NewSpheres are the same code given the whole system.
 //
 // # The limit: one giant island
 //
