@@ -55,7 +55,7 @@ type ranks struct {
 	n      int   // spheres on all ranks after the last step
 	added  int   // spheres spawned in the current step (every rank counts all)
 	census domain.Census
-	dims   [3]int
+	rc     RanksConfig // as resolved (dims, blocks)
 	drop   func(x *[3]float64, id int64) bool
 }
 
@@ -106,7 +106,8 @@ func (f *Flow) Distribute(c mpi.Comm, rc RanksConfig) error {
 		return fmt.Errorf("channelflow: %w", err)
 	}
 	L := cfg.Length
-	f.ranks = &ranks{d: d, comm: c, nextID: f.Sys.NextID(), n: f.Sys.N(), dims: rc.Dims,
+	rc.Blocks = nb.Blocks
+	f.ranks = &ranks{d: d, comm: c, nextID: f.Sys.NextID(), n: f.Sys.N(), rc: rc,
 		drop: func(x *[3]float64, _ int64) bool { return x[0] > L }}
 	return nil
 }
@@ -124,7 +125,16 @@ func (f *Flow) Dims() [3]int {
 	if f.ranks == nil {
 		return [3]int{1, 1, 1}
 	}
-	return f.ranks.dims
+	return f.ranks.rc.Dims
+}
+
+// RanksConfig returns a distributed flow's configuration as Distribute
+// resolved it (grid of subdomains, sweeps, colour blocks).
+func (f *Flow) RanksConfig() RanksConfig {
+	if f.ranks == nil {
+		return RanksConfig{}
+	}
+	return f.ranks.rc
 }
 
 // N returns the number of spheres of the whole flow.

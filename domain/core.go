@@ -101,6 +101,7 @@ const (
 	tagBack    = 60 // + 2·dim + (0 up, 1 down): NBGS ghost → owner
 	tagSum     = 70 // sumOrdered (+1: the broadcast)
 	tagIDs     = 72 // CheckIDs (+1: the verdict)
+	tagRows    = 74 // GatherRows
 )
 
 // Stats describes the last step on this rank.
@@ -212,8 +213,8 @@ type grid struct {
 	// of the reproducible NBGS sweeps.
 	blocks [3]int
 
-	cen     [12]float64 // census's reduction buffers
-	removed int         // bodies deleted since the last census
+	cen     []float64 // census's reduction buffers
+	removed int       // bodies deleted since the last census
 
 	Last  Stats
 	Total Totals

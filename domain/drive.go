@@ -89,21 +89,7 @@ func (b *Balls) frame(k int) error {
 	if b.OnFrame != nil {
 		err = b.OnFrame(k)
 	}
-	bad := float64(b.cart.Size())
-	if err != nil {
-		bad = float64(b.cart.Rank())
-	}
-	first := []float64{0}
-	if e := b.cart.Allreduce([]float64{bad}, first, mpi.Min); e != nil {
-		return e
-	}
-	if err != nil {
-		return fmt.Errorf("rank %d: %w", b.cart.Rank(), err)
-	}
-	if r := int(first[0]); r < b.cart.Size() {
-		return fmt.Errorf("domain: frame %d: rank %d could not write its part", k, r)
-	}
-	return nil
+	return b.AllDone(err, fmt.Sprintf("frame %d", k))
 }
 
 func (b *Balls) timedGather(n int) (q, v []float64, err error) {

@@ -90,7 +90,10 @@ type Census struct {
 func (g *grid) census() (Census, error) {
 	g.syncOwn()
 	l := &g.Last
-	buf := g.cen[:]
+	if g.cen == nil {
+		g.cen = make([]float64, 12) // MPI buffers hold no Go pointers
+	}
+	buf := g.cen
 	buf[0], buf[1], buf[2], buf[3] = float64(len(g.own)), float64(g.removed), float64(l.Contacts), float64(l.Pairs)
 	buf[8], buf[9] = l.MaxPenetration, l.MaxWallPenetration
 	t := time.Now()
@@ -177,4 +180,23 @@ func (g *grid) CheckIDs() (int, error) {
 		return 0, fmt.Errorf("domain: id check failed")
 	}
 	return int(v[0]), nil
+}
+
+// GatherRows gathers every rank's row of values on Root, in rank order
+// (collective; other ranks get nil): per-rank figures for a report.
+func (g *grid) GatherRows(row []float64) ([]float64, error) {
+	if len(g.gin) < g.cart.Size() {
+		g.gin = make([][]float64, g.cart.Size())
+	}
+	if err := mpi.Gather(g.cart, g.root, tagRows, row, g.gin); err != nil {
+		return nil, err
+	}
+	if g.cart.Rank() != g.root {
+		return nil, nil
+	}
+	var out []float64
+	for _, m := range g.gin[:g.cart.Size()] {
+		out = append(out, m...)
+	}
+	return out, nil
 }

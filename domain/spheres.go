@@ -225,8 +225,11 @@ func (d *Spheres) KineticEnergy() (float64, error) {
 		p := &d.own[i].p
 		e += 0.5 * ((p[0]*p[0]+p[1]*p[1]+p[2]*p[2])/p[11] + (p[3]*p[3]+p[4]*p[4]+p[5]*p[5])/p[12])
 	}
+	if d.m.ke == nil {
+		d.m.ke = make([]float64, 1) // MPI buffers hold no Go pointers
+	}
 	d.m.ke[0] = e
-	s, err := d.sumOrdered(d.m.ke[:])
+	s, err := d.sumOrdered(d.m.ke)
 	if err != nil {
 		return 0, err
 	}
@@ -338,7 +341,7 @@ type sphereModel struct {
 	gx, gq, gvw []float64
 	nb          nbgsWork
 	marg        [2]float64 // NBGS: this rank's detection margin, all ranks'
-	ke          [1]float64
+	ke          []float64
 	// Owned's slices
 	oid, or         []float64
 	opos, ovel, oom [][3]float64

@@ -113,3 +113,25 @@ func (g *grid) Report(w io.Writer) error {
 	}
 	return nil
 }
+
+// AllDone is a collective check that every rank did its part of what
+// (writing its piece of a frame): nil when every rank's err is nil;
+// otherwise the rank's own error, or on the ranks that succeeded an error
+// naming the lowest rank that failed.
+func (g *grid) AllDone(err error, what string) error {
+	bad := float64(g.cart.Size())
+	if err != nil {
+		bad = float64(g.cart.Rank())
+	}
+	first := []float64{0}
+	if e := g.cart.Allreduce([]float64{bad}, first, mpi.Min); e != nil {
+		return e
+	}
+	if err != nil {
+		return fmt.Errorf("rank %d: %w", g.cart.Rank(), err)
+	}
+	if r := int(first[0]); r < g.cart.Size() {
+		return fmt.Errorf("domain: %s: rank %d could not do its part", what, r)
+	}
+	return nil
+}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -15,8 +16,10 @@ import (
 	"impactsim/channelflow"
 	"impactsim/friction"
 	"impactsim/mech"
+	"impactsim/mpi"
 	"impactsim/output"
 	"impactsim/par"
+	"impactsim/spheres"
 )
 
 // channelOpts are the flags shared by `channel` and `bench channel`.
@@ -129,11 +132,14 @@ func (o *channelOpts) newFlow(c channelflow.Config) (*channelflow.Flow, error) {
 }
 
 // cmdChannel runs `channel`: the granular channel flow with Coulomb-like
-// and maximum-dissipation blocks side by side.
+// and maximum-dissipation blocks side by side. Under mpirun (or with
+// --mpi-sweeps) the flow runs across the ranks (channel_mpi.go).
 func cmdChannel(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("channel")
 	var o channelOpts
 	o.register(fs)
+	var m channelMPIOpts
+	m.register(fs)
 	end := fs.Float64("end", 0.05, "simulated time (s; the paper: 10)")
 	laws := fs.String("law", "both", "block law: `maxdiss|coulomb|both` (both: one after the other)")
 	from := fs.Float64("from", 0, "leave samples before this time out of the averages (filling transient)")
@@ -147,48 +153,63 @@ func cmdChannel(args []string, stdout, stderr io.Writer) error {
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	c, err := o.config(fs)
+	world, err := m.init(fs)
 	if err != nil {
 		return err
 	}
-	if *save != "" {
-		// checked now, not when the state is due at the end of the run
-		if err := output.CheckWritable(*save); err != nil {
-			return usageError{fmt.Errorf("channel: --save-state: %w", err)}
-		}
-	}
+	var c channelflow.Config
 	var blocks []friction.BlockLaw
-	switch *laws {
-	case "both":
-		blocks = []friction.BlockLaw{friction.CoulombBlock, friction.MaxDissipationBlock}
-	case "maxdiss", "coulomb":
-		b, _ := friction.ParseBlockLaw(*laws)
-		blocks = []friction.BlockLaw{b}
-	default:
-		return badInput("channel: --law: expected maxdiss, coulomb or both, got %q", *laws)
-	}
-	if !(*end > 0) || math.IsInf(*end, 0) {
-		return badInput("channel: --end: expected a time > 0, got %v", *end)
-	}
-	if *sampleEvery < 0 || *vtkEvery < 0 {
-		return badInput("channel: --sample-every and --vtk-every must be ≥ 0")
-	}
-	if *sampleEvery > 0 {
-		c.SampleEvery = *sampleEvery
-	}
-	if o.resume != "" {
-		if _, err := os.Stat(o.resume); err != nil {
-			return badInput("channel: --resume: %v", err)
+	setup := func() error {
+		var err error
+		if c, err = o.config(fs); err != nil {
+			return err
 		}
+		if *save != "" {
+			// checked now, not when the state is due at the end of the run
+			if err := output.CheckWritable(*save); err != nil {
+				return usageError{fmt.Errorf("channel: --save-state: %w", err)}
+			}
+		}
+		switch *laws {
+		case "both":
+			blocks = []friction.BlockLaw{friction.CoulombBlock, friction.MaxDissipationBlock}
+		case "maxdiss", "coulomb":
+			b, _ := friction.ParseBlockLaw(*laws)
+			blocks = []friction.BlockLaw{b}
+		default:
+			return badInput("channel: --law: expected maxdiss, coulomb or both, got %q", *laws)
+		}
+		if !(*end > 0) || math.IsInf(*end, 0) {
+			return badInput("channel: --end: expected a time > 0, got %v", *end)
+		}
+		if *sampleEvery < 0 || *vtkEvery < 0 {
+			return badInput("channel: --sample-every and --vtk-every must be ≥ 0")
+		}
+		if *sampleEvery > 0 {
+			c.SampleEvery = *sampleEvery
+		}
+		if o.resume != "" {
+			if _, err := os.Stat(o.resume); err != nil {
+				return badInput("channel: --resume: %v", err)
+			}
+		}
+		return m.check(fs, &c)
+	}
+	if err := m.agree(world, setup(), stderr); err != nil {
+		return err
 	}
 	steps := int(math.Round(*end / c.H))
 	pool := par.New(o.workers)
 	defer pool.Close()
+	root := m.root(world)
 	var tabs []channelflow.Table2
 	for _, b := range blocks {
 		c.Law.Block = b
 		f, err := o.newFlow(c)
-		if err != nil {
+		if err == nil {
+			err = m.distribute(world, f, pool)
+		}
+		if err := m.agree(world, err, stderr); err != nil {
 			return err
 		}
 		f.Sys.SetPool(pool)
@@ -197,34 +218,39 @@ func cmdChannel(args []string, stdout, stderr io.Writer) error {
 			dir = filepath.Join(*out, b.String())
 		}
 		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return err
+			return m.fail(world, err)
 		}
-		tab, runErr := runChannel(f, c, steps, int(math.Round(*from/c.H))+f.Steps, dir, *vtk, *vtkEvery, *quiet, *strict, stderr)
-		if runErr != nil && tab.Steps == 0 {
-			return runErr
+		tab, runErr := runChannel(f, c, steps, int(math.Round(*from/c.H))+f.Steps, dir, *vtk, *vtkEvery, *quiet, *strict, world, stderr)
+		if runErr != nil && (tab.Steps == 0 || world != nil && world.Size() > 1 && !errors.As(runErr, new(*mech.CapError))) {
+			return m.fail(world, runErr)
 		}
 		tabs = append(tabs, tab)
-		fmt.Fprintf(stdout, "%-8s %d steps to t = %.4g s: %.0f spheres, solid fraction %.1f %%, %.0f contacts (%.2f per sphere), max penetration %.1f µm (%.2f %% of r), peak cell speed %.3f m/s, %d capped steps, %s\n",
-			b, tab.Steps, float64(tab.Steps)*c.H, tab.AvgParticles, 100*tab.SolidFraction, tab.AvgContacts, tab.ContactsPerParticle,
-			tab.MaxPenetration*1e6, 100*tab.MaxPenetrationRel, tab.PeakCellSpeed, tab.CappedSteps, dir)
-		if *save != "" {
+		if root {
+			fmt.Fprintf(stdout, "%-8s %d steps to t = %.4g s: %.0f spheres, solid fraction %.1f %%, %.0f contacts (%.2f per sphere), max penetration %.1f µm (%.2f %% of r), peak cell speed %.3f m/s, %d capped steps, %s\n",
+				b, tab.Steps, float64(tab.Steps)*c.H, tab.AvgParticles, 100*tab.SolidFraction, tab.AvgContacts, tab.ContactsPerParticle,
+				tab.MaxPenetration*1e6, 100*tab.MaxPenetrationRel, tab.PeakCellSpeed, tab.CappedSteps, dir)
+		}
+		if *save != "" && root {
 			path := *save
 			if len(blocks) > 1 {
 				ext := filepath.Ext(path)
 				path = strings.TrimSuffix(path, ext) + "_" + b.String() + ext
 			}
 			if err := saveChannel(f, path); err != nil {
-				return err
+				return m.fail(world, err)
 			}
 		}
 		if runErr != nil {
+			m.finalize(world)
 			return runErr
 		}
 	}
-	if len(blocks) > 1 {
-		return writeTable2(filepath.Join(*out, "table2.csv"), blocks, tabs)
+	if len(blocks) > 1 && root {
+		if err := writeTable2(filepath.Join(*out, "table2.csv"), blocks, tabs); err != nil {
+			return m.fail(world, err)
+		}
 	}
-	return nil
+	return m.finalize(world)
 }
 
 func saveChannel(f *channelflow.Flow, path string) error {
@@ -234,8 +260,12 @@ func saveChannel(f *channelflow.Flow, path string) error {
 // runChannel steps f and writes its run directory: samples.csv (every
 // sample), summary.json (configuration and Table 2), the final state's
 // speed and angular-speed maps (CSV + PNG), the RDF (CSV + PNG) and, with
-// vtk, the spheres as VTK.
-func runChannel(f *channelflow.Flow, c channelflow.Config, steps, from int, dir string, vtk bool, vtkEvery int, quiet, strict bool, stderr io.Writer) (channelflow.Table2, error) {
+// vtk, the spheres as VTK. A flow across ranks (world not nil) writes one
+// VTK piece per rank and frame and, on rank 0, their index; the rest is
+// written by rank 0 from the reductions and the final state gathered
+// there (other ranks return a zero Table2).
+func runChannel(f *channelflow.Flow, c channelflow.Config, steps, from int, dir string, vtk bool, vtkEvery int, quiet, strict bool, world mpi.Comm, stderr io.Writer) (channelflow.Table2, error) {
+	root := world == nil || world.Rank() == 0
 	var pvd *output.PVDWriter
 	var err error
 	if vtk {
@@ -243,9 +273,15 @@ func runChannel(f *channelflow.Flow, c channelflow.Config, steps, from int, dir 
 			return channelflow.Table2{}, err
 		}
 	}
+	frames := 0
 	writeVTK := func() error {
 		if pvd == nil {
 			return nil
+		}
+		if world != nil {
+			k := frames
+			frames++
+			return writeChannelPieces(f, world, pvd, k, float64(f.Steps)*c.H)
 		}
 		s := f.Sys
 		pts := make([][3]float64, s.N())
@@ -262,6 +298,7 @@ func runChannel(f *channelflow.Flow, c channelflow.Config, steps, from int, dir 
 		}
 		return pvd.Add(float64(f.Steps)*c.H, name)
 	}
+	quiet = quiet || !root
 	bar := progress(stderr, quiet, float64(steps), "channel "+c.Law.Block.String())
 	t0 := time.Now()
 	var detect, solve, integrate time.Duration
@@ -269,6 +306,9 @@ func runChannel(f *channelflow.Flow, c channelflow.Config, steps, from int, dir 
 	var capErr error
 	for k := 0; k < steps; k++ {
 		st := f.Step()
+		if st.Err != nil {
+			return channelflow.Table2{}, fmt.Errorf("channel %s: step %d: %w", c.Law.Block, f.Steps+1, st.Err)
+		}
 		if strict && st.Law.Capped > 0 {
 			capErr = fmt.Errorf("channel %s: step %d (t = %.6g s): %w", c.Law.Block, f.Steps, float64(f.Steps)*c.H,
 				&mech.CapError{Iterations: st.Law.CappedIterations, Residual: st.Law.CappedResidual, Tol: st.Law.CappedTol})
@@ -290,12 +330,18 @@ func runChannel(f *channelflow.Flow, c channelflow.Config, steps, from int, dir 
 			return channelflow.Table2{}, err
 		}
 	}
-	if pvd != nil {
+	if pvd != nil && root {
 		if err := pvd.Close(); err != nil {
 			return channelflow.Table2{}, err
 		}
 	}
 	wall := time.Since(t0)
+	if err := f.Sync(0); err != nil {
+		return channelflow.Table2{}, err
+	}
+	if !root {
+		return channelflow.Table2{Steps: f.Steps}, capErr
+	}
 	tab := f.Table2(from)
 	// samples.csv
 	sw, err := output.NewSeriesWriter(filepath.Join(dir, "samples.csv"), []string{"step", "time", "particles", "contacts", "pair_contacts", "sweeps", "residual", "kinetic"})
@@ -344,8 +390,11 @@ func runChannel(f *channelflow.Flow, c channelflow.Config, steps, from int, dir 
 		"seconds_detect":    detect.Seconds(),
 		"seconds_solve":     solve.Seconds(),
 		"seconds_integrate": integrate.Seconds(),
-		"final_particles":   f.Sys.N(),
+		"final_particles":   f.N(),
 		"paper_table2":      map[string]any{"avg_particles": 2.47e5, "solid_fraction": 0.572, "avg_contacts": 3.20e5, "contacts_per_particle": 2.59, "max_penetration_um": map[string]float64{"coulomb": 39.1, "maxdiss": 46.5}, "peak_cell_speed": map[string]float64{"coulomb": 1.42, "maxdiss": 1.39}},
+	}
+	if f.Ranks() != nil {
+		summary["ranks"] = channelRanksSummary(f, world)
 	}
 	if capErr != nil {
 		summary["error"] = capErr.Error()
@@ -411,51 +460,85 @@ func cmdBenchChannel(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench channel")
 	var o channelOpts
 	o.register(fs)
+	var m channelMPIOpts
+	m.register(fs)
 	steps := count(fs, "steps", 20, 1, 1e9, "steps to time")
 	warm := count(fs, "warm", 0, 0, 1e9, "steps before timing")
 	law := fs.String("law", "maxdiss", "block law: `maxdiss|coulomb`")
-	cpuprofile := outFile(fs, "cpuprofile", "write a CPU profile (go tool pprof) to this file")
+	cpuprofile := outFile(fs, "cpuprofile", "write a CPU profile (go tool pprof) to this file (rank 0's across ranks)")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
-	c, err := o.config(fs)
+	world, err := m.init(fs)
 	if err != nil {
 		return err
 	}
-	if c.Law.Block, err = friction.ParseBlockLaw(*law); err != nil {
-		return badInput("bench channel: --law: %v", err)
+	var c channelflow.Config
+	setup := func() error {
+		var err error
+		if c, err = o.config(fs); err != nil {
+			return err
+		}
+		if c.Law.Block, err = friction.ParseBlockLaw(*law); err != nil {
+			return badInput("bench channel: --law: %v", err)
+		}
+		if *steps < 1 || *warm < 0 {
+			return badInput("bench channel: --steps ≥ 1 and --warm ≥ 0 expected")
+		}
+		return m.check(fs, &c)
 	}
-	if *steps < 1 || *warm < 0 {
-		return badInput("bench channel: --steps ≥ 1 and --warm ≥ 0 expected")
+	if err := m.agree(world, setup(), stderr); err != nil {
+		return err
 	}
 	f, err := o.newFlow(c)
-	if err != nil {
-		return err
-	}
 	pool := par.New(o.workers)
 	defer pool.Close()
+	if err == nil {
+		err = m.distribute(world, f, pool)
+	}
+	if err := m.agree(world, err, stderr); err != nil {
+		return err
+	}
+	root := m.root(world)
 	f.Sys.SetPool(pool)
+	step := func() spheres.StepStats {
+		st := f.Step()
+		if st.Err != nil {
+			m.fail(world, st.Err)
+		}
+		return st
+	}
 	for k := 0; k < *warm; k++ {
-		f.Step()
+		step()
+	}
+	if !root {
+		*cpuprofile = ""
 	}
 	stop, err := startCPUProfile(*cpuprofile)
 	if err != nil {
-		return err
+		return m.fail(world, err)
 	}
 	var per []float64
-	var contacts, updates float64
+	var contacts, updates, sweeps float64
 	var det, sol, integ time.Duration
+	var comm time.Duration
+	var bytes int
 	cpu0, cpuOK := processCPU()
 	wall0 := time.Now()
 	for k := 0; k < *steps; k++ {
 		t0 := time.Now()
-		st := f.Step()
+		st := step()
 		per = append(per, time.Since(t0).Seconds())
 		contacts += float64(st.Contacts)
 		updates += float64(st.Contacts * st.Law.Iterations)
+		sweeps += float64(st.Law.Iterations)
 		det += st.Detect
 		sol += st.Solve
 		integ += st.Integrate
+		if d := f.Ranks(); d != nil {
+			comm += d.Last.Comm
+			bytes += d.Last.BytesSent
+		}
 	}
 	wall := time.Since(wall0)
 	cpu1, _ := processCPU()
@@ -466,8 +549,26 @@ func cmdBenchChannel(args []string, stdout, stderr io.Writer) error {
 	sorted := append([]float64(nil), per...)
 	sort.Float64s(sorted)
 	n := float64(*steps)
+	var rows []float64
+	if d := f.Ranks(); d != nil {
+		// every rank's seconds, communication seconds and bytes sent per
+		// step, CPU seconds per step, spheres and ghosts, on rank 0
+		cpu := 0.0
+		if cpuOK {
+			cpu = (cpu1 - cpu0).Seconds() / n
+		}
+		if rows, err = d.GatherRows([]float64{wall.Seconds() / n, comm.Seconds() / n, float64(bytes) / n, cpu, float64(d.Last.Owned), float64(d.Last.Ghosts)}); err != nil {
+			return m.fail(world, err)
+		}
+	}
+	if !root {
+		return m.finalize(world)
+	}
+	if world != nil {
+		fmt.Fprintf(stdout, "ranks    %d (%d × %d × %d subdomains), distributed NBGS %s\n", world.Size(), f.Dims()[0], f.Dims()[1], f.Dims()[2], m.mode)
+	}
 	fmt.Fprintf(stdout, "channel %s (%s), dt %g, %d sweeps (tol %g), %d domains, %d workers\n", o.preset, c.Law.Block, c.H, c.Law.MaxIter, c.Law.Tol, max(1, c.Law.Domains), pool.Workers())
-	fmt.Fprintf(stdout, "spheres %d, contacts %.0f per step (%.2f per sphere)\n", f.Sys.N(), contacts/n, 2*contacts/n/float64(f.Sys.N()))
+	fmt.Fprintf(stdout, "spheres %d, contacts %.0f per step (%.2f per sphere), %.2f sweeps per step\n", f.N(), contacts/n, 2*contacts/n/float64(f.N()), sweeps/n)
 	fmt.Fprintf(stdout, "step     median %.4f s, mean %.4f s, min %.4f s, max %.4f s over %d steps\n", sorted[len(sorted)/2], sum(per)/n, sorted[0], sorted[len(sorted)-1], *steps)
 	fmt.Fprintf(stdout, "parts    detection %.4f s, sweeps %.4f s, integration and inflow %.4f s per step\n", det.Seconds()/n, sol.Seconds()/n, integ.Seconds()/n)
 	fmt.Fprintf(stdout, "sweeps   %.3g contact updates per second per core (%d workers)\n", updates/sol.Seconds()/float64(pool.Workers()), pool.Workers())
@@ -479,9 +580,13 @@ func cmdBenchChannel(args []string, stdout, stderr io.Writer) error {
 		fmt.Fprintf(stdout, "cpu      %.4f s per step (all workers; %.2f CPU seconds per wall second); %.3g contact updates per CPU second of the sweeps (their share of the wall time, %.0f %%, applied to the CPU time)\n",
 			cpu/n, cpu/wall.Seconds(), updates/(cpu*sol.Seconds()/wall.Seconds()), 100*sol.Seconds()/wall.Seconds())
 	}
-	fmt.Fprintf(stdout, "memory   %.0f B per sphere (Go heap in use %.1f MB), peak RSS %s\n", float64(ms.HeapInuse)/float64(f.Sys.N()), float64(ms.HeapInuse)/1e6, peakRSS())
+	for r := 0; r+6 <= len(rows); r += 6 {
+		q := rows[r : r+6]
+		fmt.Fprintf(stdout, "rank %-3d %.4f s per step, comm %.4f s, %.0f bytes sent per step, cpu %.4f s per step, %.0f spheres, %.0f ghosts\n", r/6, q[0], q[1], q[2], q[3], q[4], q[5])
+	}
+	fmt.Fprintf(stdout, "memory   %.0f B per sphere (Go heap in use %.1f MB), peak RSS %s\n", float64(ms.HeapInuse)/float64(f.N()), float64(ms.HeapInuse)/1e6, peakRSS())
 	fmt.Fprintf(stdout, "machine  %s, %d cores (GOMAXPROCS %d), load average %s\n", cpuModel(), runtime.NumCPU(), runtime.GOMAXPROCS(0), loadAvg())
-	return nil
+	return m.finalize(world)
 }
 
 func sum(xs []float64) float64 {

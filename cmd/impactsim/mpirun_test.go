@@ -323,6 +323,7 @@ func TestPureBuildRefusesMpirun(t *testing.T) {
 	for _, args := range [][]string{
 		{"run", "builtin:newtons_cradle", "--end", "0.1"},
 		{"patterns", "--pattern", "hexagons", "--n", "900", "--cycles", "0.1"},
+		{"channel", "--preset", "tiny", "--end", "0.0001"},
 	} {
 		out := filepath.Join(t.TempDir(), "out")
 		code, _, errs := runCLI(t, append(args, "--quiet", "--out", out)...)
