@@ -212,6 +212,9 @@ func (d *Spheres) sweepOnce() float64 {
 			}
 			list := nb.colour[c]
 			res = math.Max(res, loc.Sweep(list, &cfg.Law, nil))
+			if g.isolated {
+				continue // no neighbour: no copies to sync
+			}
 			// the ghosts this colour changed carry their values home,
 			// where they overwrite the owners'
 			g.newEpoch()
@@ -227,6 +230,9 @@ func (d *Spheres) sweepOnce() float64 {
 				return 0
 			}
 		}
+	} else if g.isolated {
+		// no neighbour: no shadows, nothing to sync
+		res = loc.Sweep(nb.idx, &cfg.Law, nil)
 	} else {
 		// the shadows' velocity corrections, summed on the way home and
 		// added by the owners

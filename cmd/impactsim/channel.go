@@ -567,7 +567,11 @@ func cmdBenchChannel(args []string, stdout, stderr io.Writer) error {
 	if world != nil {
 		fmt.Fprintf(stdout, "ranks    %d (%d × %d × %d subdomains), distributed NBGS %s\n", world.Size(), f.Dims()[0], f.Dims()[1], f.Dims()[2], m.mode)
 	}
-	fmt.Fprintf(stdout, "channel %s (%s), dt %g, %d sweeps (tol %g), %d domains, %d workers\n", o.preset, c.Law.Block, c.H, c.Law.MaxIter, c.Law.Tol, max(1, c.Law.Domains), pool.Workers())
+	domains := fmt.Sprintf("%d domains", max(1, c.Law.Domains))
+	if world != nil {
+		domains = "sweeps across the ranks"
+	}
+	fmt.Fprintf(stdout, "channel %s (%s), dt %g, %d sweeps (tol %g), %s, %d workers\n", o.preset, c.Law.Block, c.H, c.Law.MaxIter, c.Law.Tol, domains, pool.Workers())
 	fmt.Fprintf(stdout, "spheres %d, contacts %.0f per step (%.2f per sphere), %.2f sweeps per step\n", f.N(), contacts/n, 2*contacts/n/float64(f.N()), sweeps/n)
 	fmt.Fprintf(stdout, "step     median %.4f s, mean %.4f s, min %.4f s, max %.4f s over %d steps\n", sorted[len(sorted)/2], sum(per)/n, sorted[0], sorted[len(sorted)-1], *steps)
 	fmt.Fprintf(stdout, "parts    detection %.4f s, sweeps %.4f s, integration and inflow %.4f s per step\n", det.Seconds()/n, sol.Seconds()/n, integ.Seconds()/n)
