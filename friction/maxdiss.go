@@ -246,8 +246,16 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 	}
 	// b = Dᵀ v', v' = v⁻ + M⁻¹ G λ.
 	o.vp = grow(o.vp, n)
-	o.scr = grow(o.scr, n)
-	p.ApplyImpulses(o.vp, p.V, lambda, nil, o.scr)
+	if p.MInv.MaxBlock() <= mech.MaxInPlaceBlock {
+		// ApplyImpulses' arithmetic with Gλ summed in v′'s own storage
+		// (one vector of n less)
+		clear(o.vp)
+		p.G.AddMulVec(o.vp, lambda[:p.NContacts()])
+		p.MInv.MulVecAddBlocks(o.vp, o.vp, p.V, 0, p.MInv.NumBlocks())
+	} else {
+		o.scr = grow(o.scr, n)
+		p.ApplyImpulses(o.vp, p.V, lambda, nil, o.scr)
+	}
 	o.b = grow(o.b, m)
 	if o.fB == nil {
 		o.fB = func(_, lo, hi int) {

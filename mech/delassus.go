@@ -20,9 +20,9 @@ type Delassus struct {
 	blkLocal []int32 // per block of M⁻¹: its local id in this call, −1 between calls
 	blocks   []int   // local id → block of M⁻¹
 	adjPtr   []int   // local block → columns touching it (CSR)
-	adjCol   []int
-	colBlk   []int // per column: up to two touched local blocks (−1 if none)
-	uOff     []int // local block → its offset in u
+	adjCol   []int32
+	colBlk   []int32 // per column: up to two touched local blocks (−1 if none)
+	uOff     []int   // local block → its offset in u
 	sc       asmScratch
 	more     []asmScratch // AssembleRanges' workers 1, 2, …
 	// AssembleRanges' passes and the columns they read
@@ -33,7 +33,7 @@ type Delassus struct {
 
 // asmScratch is one row builder's workspace.
 type asmScratch struct {
-	mark    []int // scatter marker per column
+	mark    []int32 // scatter marker per column (the row that marked it)
 	acc     []float64
 	touched []int
 	u       []float64 // M⁻¹ gᵢ scattered over the local blocks' dofs; zero between rows
@@ -227,7 +227,7 @@ func (d *Delassus) prepare(g *Cols, minv *BlockDiag) int {
 	d.colBlk = grow(d.colBlk, 2*m)
 	for j := 0; j < m; j++ {
 		b0, b1 := g.colBlocks(j, minv.BlockOf)
-		d.colBlk[2*j], d.colBlk[2*j+1] = local(b0), local(b1)
+		d.colBlk[2*j], d.colBlk[2*j+1] = int32(local(b0)), int32(local(b1))
 	}
 	nl := len(d.blocks)
 	for _, b := range d.blocks {
@@ -250,7 +250,7 @@ func (d *Delassus) prepare(g *Cols, minv *BlockDiag) int {
 	for j := 0; j < m; j++ {
 		for s := 0; s < 2; s++ {
 			if l := d.colBlk[2*j+s]; l >= 0 {
-				d.adjCol[fill[l]] = j
+				d.adjCol[fill[l]] = int32(j)
 				fill[l]++
 			}
 		}
@@ -286,9 +286,9 @@ func (d *Delassus) touch(i int, sc *asmScratch) {
 			continue
 		}
 		for a := d.adjPtr[l]; a < d.adjPtr[l+1]; a++ {
-			j := d.adjCol[a]
-			if sc.mark[j] != i {
-				sc.mark[j] = i
+			j := int(d.adjCol[a])
+			if sc.mark[j] != int32(i) {
+				sc.mark[j] = int32(i)
 				sc.acc[j] = 0
 				sc.touched = append(sc.touched, j)
 			}
