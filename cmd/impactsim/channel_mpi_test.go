@@ -41,6 +41,10 @@ func TestChannelMPISweepsOneRank(t *testing.T) {
 	if err := json.Unmarshal(b, &sum); err != nil || sum.Ranks["ranks"] != 1.0 {
 		t.Errorf("summary.json ranks entry %v (%v), want 1 rank", sum.Ranks, err)
 	}
+	code, stdout, errs := runCLI(t, "bench", "channel", "--preset", "tiny", "--steps", "3", "--mpi-sweeps", "colours")
+	if code != 0 || !strings.Contains(stdout, "rank 0 ") || !strings.Contains(stdout, "sweeps per step") {
+		t.Errorf("bench channel --mpi-sweeps colours: exit %d, %s%s", code, stdout, errs)
+	}
 	for _, tc := range []struct {
 		args []string
 		want string
@@ -139,5 +143,9 @@ func TestMPIChannel(t *testing.T) {
 		t.Errorf("100 steps on 2 ranks, then 100 on 4 from the checkpoint: the state differs from 200 steps on one rank")
 	}
 	run(2, "pe", "--mpi-sweeps", "pe")
+	b, err := mpiCommand(2, nil, "bench", "channel", "--preset", "tiny", "--steps", "3").CombinedOutput()
+	if err != nil || !strings.Contains(string(b), "rank 1 ") || !strings.Contains(string(b), "distributed NBGS colours") {
+		t.Errorf("bench channel on 2 ranks: %v\n%s", err, b)
+	}
 	checkMPIRefused(t, 2, []string{"channel", "--preset", "tiny", "--end", "0.001", "--quiet", "--domains", "4"}, "the ranks are the domains")
 }
