@@ -13,9 +13,9 @@ import (
 // RanksConfig says how Distribute spreads a flow over the ranks of an MPI
 // job.
 type RanksConfig struct {
-	// Dims is the grid of subdomains over x, y and z (Dims[2] must be 1
-	// or 0); zero: mpi.DimsCreate over x and y, the longer side getting
-	// more ranks.
+	// Dims is the grid of subdomains over x, y and z (the paper's run:
+	// 16 × 10 × 4), its product the number of ranks; zero: mpi.DimsCreate
+	// over x and y, the longer side getting more ranks, one along z.
 	Dims [3]int
 	// Mode chooses the distributed sweeps: domain.Colours (reproducible:
 	// bitwise the same on any number of ranks) or domain.PE.
@@ -80,6 +80,9 @@ func (f *Flow) Distribute(c mpi.Comm, rc RanksConfig) error {
 	}
 	if rc.Dims[2] == 0 {
 		rc.Dims[2] = 1
+	}
+	if p := rc.Dims[0] * rc.Dims[1] * rc.Dims[2]; p != c.Size() || min(rc.Dims[0], rc.Dims[1], rc.Dims[2]) < 1 {
+		return fmt.Errorf("channelflow: a grid of %d × %d × %d subdomains for %d ranks", rc.Dims[0], rc.Dims[1], rc.Dims[2], c.Size())
 	}
 	nb := &domain.NBGSConfig{Law: cfg.Law, Mode: rc.Mode}
 	if rc.Mode == domain.Colours {

@@ -246,3 +246,27 @@ func TestChannelRanksAgainstOneProcess(t *testing.T) {
 		}
 	}
 }
+
+// TestChannelRanksAlongZ: subdomains stacked along z too (as the paper's
+// 16 × 10 × 4 grid): a 6 mm high channel with colour blocks 8 × 4 × 2 on
+// 1 × 1 × 2 and 2 × 1 × 2 goroutine ranks equals one rank bitwise at
+// every one of 60 steps (a layer spawned at step 3, deletions from step
+// 10).
+func TestChannelRanksAlongZ(t *testing.T) {
+	const steps = 60
+	cfg := early()
+	cfg.Height = 0.006
+	blocks := [3]int{8, 4, 2}
+	ref, _ := onRanks(t, 1, cfg, RanksConfig{Mode: domain.Colours, Blocks: blocks}, steps)
+	for _, dims := range [][3]int{{1, 1, 2}, {2, 1, 2}} {
+		np := dims[0] * dims[1] * dims[2]
+		got, _ := onRanks(t, np, cfg, RanksConfig{Mode: domain.Colours, Blocks: blocks, Dims: dims}, steps)
+		for k := range ref {
+			if !got[k].identical(ref[k]) {
+				dx, dv, err := got[k].diff(ref[k])
+				t.Fatalf("%v ranks, step %d: not bitwise one rank's: |Δx| %.3g, |Δv| %.3g, %v", dims, k+1, dx, dv, err)
+			}
+		}
+	}
+	t.Logf("%d → %d spheres over %d steps, bitwise on 1 × 1 × 2 and 2 × 1 × 2 ranks", len(ref[0].ids), len(ref[steps-1].ids), steps)
+}

@@ -22,6 +22,7 @@ import (
 type channelMPIOpts struct {
 	sweeps string
 	blocks string
+	grid   string
 	mode   domain.Sweeps
 	bl     [3]int
 	dims   [3]int
@@ -29,6 +30,7 @@ type channelMPIOpts struct {
 
 func (m *channelMPIOpts) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.sweeps, "mpi-sweeps", "", "distributed NBGS across MPI ranks: `colours|pe`; colours (the default under mpirun) gives bitwise the same flow on any number of ranks, pe is waLBerla pe's relaxed exchange; given without mpirun, the decomposed path runs on one rank")
+	fs.StringVar(&m.grid, "dims", "", "subdomains `NX,NY,NZ` across MPI ranks, their product the number of ranks (default: the ranks over x and y, the longer side getting more, one along z)")
 	fs.StringVar(&m.blocks, "blocks", "", "colour blocks `NX,NY,NZ` of --mpi-sweeps colours, each a multiple of the ranks along it and 1 or even (default: blocks at least 5 radii wide, multiples of 4)")
 }
 
@@ -40,8 +42,8 @@ func (m *channelMPIOpts) init(fs *flag.FlagSet) (mpi.Comm, error) {
 		return nil, err
 	}
 	if !dist && m.sweeps == "" {
-		if m.blocks != "" {
-			return nil, badInput("%s: --blocks is for --mpi-sweeps colours (the flow across MPI ranks)", fs.Name())
+		if m.blocks != "" || m.grid != "" {
+			return nil, badInput("%s: --blocks and --dims are for the flow across MPI ranks (mpirun, or --mpi-sweeps)", fs.Name())
 		}
 		return nil, nil
 	}
@@ -71,19 +73,42 @@ func (m *channelMPIOpts) check(fs *flag.FlagSet, c *channelflow.Config) error {
 		if m.mode != domain.Colours {
 			return badInput("%s: --blocks is for --mpi-sweeps colours, got --mpi-sweeps %s", fs.Name(), m.sweeps)
 		}
-		parts := strings.Split(m.blocks, ",")
-		if len(parts) != 3 {
-			return badInput("%s: --blocks: expected NX,NY,NZ, got %q", fs.Name(), m.blocks)
+		var err error
+		if m.bl, err = triple(fs.Name(), "blocks", m.blocks, true); err != nil {
+			return err
 		}
-		for d, p := range parts {
-			n, err := strconv.Atoi(strings.TrimSpace(p))
-			if err != nil || n < 1 || n > 1<<20 || n > 1 && n%2 != 0 {
-				return badInput("%s: --blocks: %q along dimension %d: expected 1 or an even count", fs.Name(), p, d)
-			}
-			m.bl[d] = n
+	}
+	if m.grid != "" {
+		var err error
+		if m.dims, err = triple(fs.Name(), "dims", m.grid, false); err != nil {
+			return err
+		}
+		if n := mpi.JobSize(); m.dims[0]*m.dims[1]*m.dims[2] != max(n, 1) {
+			return badInput("%s: --dims %s: %d subdomains for %d ranks", fs.Name(), m.grid, m.dims[0]*m.dims[1]*m.dims[2], max(n, 1))
 		}
 	}
 	return nil
+}
+
+// triple parses a flag's NX,NY,NZ counts (even: each 1 or even).
+func triple(cmd, name, v string, even bool) ([3]int, error) {
+	var t [3]int
+	parts := strings.Split(v, ",")
+	if len(parts) != 3 {
+		return t, badInput("%s: --%s: expected NX,NY,NZ, got %q", cmd, name, v)
+	}
+	for d, p := range parts {
+		n, err := strconv.Atoi(strings.TrimSpace(p))
+		if err != nil || n < 1 || n > 1<<20 || even && n > 1 && n%2 != 0 {
+			want := "a count ≥ 1"
+			if even {
+				want = "1 or an even count"
+			}
+			return t, badInput("%s: --%s: %q along dimension %d: expected %s", cmd, name, p, d, want)
+		}
+		t[d] = n
+	}
+	return t, nil
 }
 
 // underMpirunNow reports whether the job has more than one rank.
@@ -103,10 +128,9 @@ func (m *channelMPIOpts) distribute(world mpi.Comm, f *channelflow.Flow, pool *p
 	if world == nil {
 		return nil
 	}
-	if err := f.Distribute(world, channelflow.RanksConfig{Mode: m.mode, Blocks: m.bl, Pool: pool}); err != nil {
+	if err := f.Distribute(world, channelflow.RanksConfig{Mode: m.mode, Blocks: m.bl, Dims: m.dims, Pool: pool}); err != nil {
 		return usageError{fmt.Errorf("channel: across %d ranks: %w", world.Size(), err)}
 	}
-	m.dims = f.Dims()
 	return nil
 }
 

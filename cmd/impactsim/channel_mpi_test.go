@@ -53,7 +53,9 @@ func TestChannelMPISweepsOneRank(t *testing.T) {
 		{[]string{"--mpi-sweeps", "colours", "--blocks", "3,2,1"}, "expected 1 or an even count"},
 		{[]string{"--mpi-sweeps", "colours", "--blocks", "8,4"}, "expected NX,NY,NZ"},
 		{[]string{"--mpi-sweeps", "pe", "--blocks", "8,4,1"}, "--blocks is for --mpi-sweeps colours"},
-		{[]string{"--blocks", "8,4,1"}, "--blocks is for --mpi-sweeps colours"},
+		{[]string{"--blocks", "8,4,1"}, "are for the flow across MPI ranks"},
+		{[]string{"--mpi-sweeps", "pe", "--dims", "2,1,1"}, "2 subdomains for 1 ranks"},
+		{[]string{"--mpi-sweeps", "pe", "--dims", "0,1,1"}, "expected a count ≥ 1"},
 		{[]string{"--mpi-sweeps", "pe", "--domains", "4"}, "the ranks are the domains"},
 	} {
 		out := filepath.Join(t.TempDir(), "c")
