@@ -344,6 +344,7 @@ func TestBoxedLCPColoured(t *testing.T) {
 			law := friction.NewBoxedLCP(normalOp(t, name))
 			law.ColourFrom = 1
 			friction.SetColourGrain(law, 1)
+			friction.SetColourBlock(law, 16)
 			var pool *par.Pool
 			if nw > 0 {
 				pool = par.New(nw)
@@ -367,8 +368,8 @@ func TestBoxedLCPColoured(t *testing.T) {
 			}
 			if lam0 == nil {
 				lam0, beta0 = lam, beta
-				order, start, tail := friction.ColourGroups(law)
-				checkColours(t, p, order, start)
+				order, start, blocks, tail := friction.ColourGroups(law)
+				checkColours(t, p, order, start, blocks)
 				v := make([]float64, p.NDof())
 				p.ApplyImpulses(v, p.V, lam, beta, make([]float64, p.NDof()))
 				blcpConditions(t, name+" coloured pile", name, p, lam, beta, v)
@@ -379,10 +380,10 @@ func TestBoxedLCPColoured(t *testing.T) {
 					scale = math.Max(scale, math.Abs(p.V[i]))
 					dv = math.Max(dv, math.Abs(v[i]-vs[i]))
 				}
-				t.Logf("%s: %d contacts in %d colours (rest: %v); %d sweeps by colour, %d in contact order; largest velocity difference %.3g (|v⁻| ≤ %.3g)",
-					name, m, len(start)-1, tail, st.Sweeps, stS.Sweeps, dv, scale)
-				if len(start) < 3 || tail {
-					t.Errorf("%s: %d groups (rest %v), want several colours and no rest", name, len(start)-1, tail)
+				t.Logf("%s: %d contacts: %d in the interiors of %d blocks, the rest in %d colours (uncoloured rest: %v); %d sweeps by groups, %d in contact order; largest velocity difference %.3g (|v⁻| ≤ %.3g)",
+					name, m, start[blocks], blocks, len(start)-1-blocks, tail, st.Sweeps, stS.Sweeps, dv, scale)
+				if blocks < 10 || start[blocks] == 0 || len(start)-1-blocks < 2 || tail {
+					t.Errorf("%s: %d blocks holding %d contacts, %d groups after them (rest %v): want blocks with interiors, several colours and no rest", name, blocks, start[blocks], len(start)-1-blocks, tail)
 				}
 				if dv > 1e-9*scale {
 					t.Errorf("%s: coloured and contact-order sweeps differ by %.3g in the velocities", name, dv)
@@ -403,10 +404,11 @@ func TestBoxedLCPColoured(t *testing.T) {
 	}
 }
 
-// checkColours fails unless order is a permutation of the contacts and no
-// two contacts of one group touch a common row of v (through their normal
-// and friction columns and those columns' M⁻¹ images).
-func checkColours(t *testing.T, p *mech.Problem, order, start []int32) {
+// checkColours fails unless order is a permutation of the contacts, no
+// two contacts of one colour group (g ≥ blocks) touch a common row of v
+// (through their normal and friction columns and those columns' M⁻¹
+// images), and no two contacts of different block groups (g < blocks) do.
+func checkColours(t *testing.T, p *mech.Problem, order, start []int32, blocks int) {
 	t.Helper()
 	m := p.NContacts()
 	if len(order) != m || int(start[len(start)-1]) != m {
@@ -416,10 +418,16 @@ func checkColours(t *testing.T, p *mech.Problem, order, start []int32) {
 	mech.MulMInvCols(&mg, &p.G, &p.MInv)
 	mech.MulMInvCols(&md, &p.D, &p.MInv)
 	seen := make([]bool, m)
-	owner := make([]int, p.NDof())
-	for g := 0; g+1 < len(start); g++ {
+	owner := make([]int, p.NDof()) // contact, or block, that touched the row
+	clearOwner := func() {
 		for r := range owner {
 			owner[r] = -1
+		}
+	}
+	clearOwner()
+	for g := 0; g+1 < len(start); g++ {
+		if g >= blocks {
+			clearOwner()
 		}
 		for _, i := range order[start[g]:start[g+1]] {
 			if seen[i] {
@@ -440,11 +448,15 @@ func checkColours(t *testing.T, p *mech.Problem, order, start []int32) {
 					add(&md, j)
 				}
 			}
+			id := int(i) // colours: no row twice in the group
+			if g < blocks {
+				id = g // blocks: no row in two blocks
+			}
 			for r := range rows {
-				if owner[r] >= 0 {
-					t.Fatalf("group %d: contacts %d and %d share row %d", g, owner[r], i, r)
+				if owner[r] >= 0 && (g >= blocks || owner[r] != id) {
+					t.Fatalf("group %d: contact %d shares row %d with %d", g, i, r, owner[r])
 				}
-				owner[r] = int(i)
+				owner[r] = id
 			}
 		}
 	}

@@ -55,9 +55,10 @@
 // impulse and then its friction columns (the paper alternates whole
 // sweeps of the two problems; the fixed points are the same, BoxedLCP's
 // doc compares the two orders). Problems of 4096 contacts or more are
-// swept colour by colour (contacts of one colour share no body), each
-// colour split over a pool's workers with bitwise the same result for any
-// number of workers. It changes λ as well as β, so
+// swept in groups of contacts that share no body — the interiors of
+// blocks of consecutive contacts, then the blocks' borders colour by
+// colour — each group split over a pool's workers with bitwise the same
+// result for any number of workers. It changes λ as well as β, so
 // it is a sim.ContactLaw (Name, Solve), used in place of sim.Staggered.
 //
 // TangentialRestitution (tangential_restitution.go) post-processes a

@@ -1,11 +1,14 @@
 package friction
 
-// ColourGroups returns the colour order of o's last coloured solve: the
-// contacts colour by colour (order[start[g]:start[g+1]]) and whether the
-// last group is the uncoloured rest.
-func ColourGroups(o *BoxedLCP) (order, start []int32, tail bool) {
-	return o.colours.order, o.colours.start, o.colours.tail
+// ColourGroups returns the order of o's last coloured solve: the contacts
+// group by group (order[start[g]:start[g+1]]), how many of the groups are
+// blocks' interiors, and whether the last group is the uncoloured rest.
+func ColourGroups(o *BoxedLCP) (order, start []int32, blocks int, tail bool) {
+	return o.colours.order, o.colours.start, o.colours.blocks, o.colours.tail
 }
+
+// SetColourBlock sets the contacts per block of the coloured sweep.
+func SetColourBlock(o *BoxedLCP, n int) { o.colours.size = n }
 
 // SetColourGrain sets the fewest contacts of a colour one worker takes.
 func SetColourGrain(o *BoxedLCP, grain int) { o.grain = grain }

@@ -60,9 +60,10 @@
 // the island's problem is counted and then written in place by contact
 // ranges, and Alg. 3 runs its products with the Delassus matrix and its
 // sliding velocities by row ranges (friction.MaxDissipation.SetPool) and
-// the boxed LCP sweeps them colour by colour, each colour's contacts
-// split over the pool (friction.BoxedLCP.SetPool; every copy of the law
-// colours islands from 4096 contacts, whichever copy solves them); the
+// the boxed LCP sweeps them by blocks of contacts and colours, each
+// group split over the pool (friction.BoxedLCP.SetPool; every copy of the
+// law sweeps islands from 4096 contacts so, whichever copy solves them);
+// the
 // others go to the workers, largest first. A steady step allocates nothing
 // (TestImpactStepAllocs; on the shaken layer, TestLayerSteadyStepAllocs in
 // package patterns), and its state is bitwise the same for any number of
