@@ -247,11 +247,7 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 	// b = Dᵀ v', v' = v⁻ + M⁻¹ G λ.
 	o.vp = grow(o.vp, n)
 	if p.MInv.MaxBlock() <= mech.MaxInPlaceBlock {
-		// ApplyImpulses' arithmetic with Gλ summed in v′'s own storage
-		// (one vector of n less)
-		clear(o.vp)
-		p.G.AddMulVec(o.vp, lambda[:p.NContacts()])
-		p.MInv.MulVecAddBlocks(o.vp, o.vp, p.V, 0, p.MInv.NumBlocks())
+		p.ApplyImpulses(o.vp, p.V, lambda, nil, nil) // Gλ summed in v′ (one vector of n less)
 	} else {
 		o.scr = grow(o.scr, n)
 		p.ApplyImpulses(o.vp, p.V, lambda, nil, o.scr)

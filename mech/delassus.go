@@ -22,7 +22,6 @@ type Delassus struct {
 	adjPtr   []int   // local block → columns touching it (CSR)
 	adjCol   []int32
 	colBlk   []int32 // per column: up to two touched local blocks (−1 if none)
-	uOff     []int   // local block → its offset in u
 	sc       asmScratch
 	more     []asmScratch // AssembleRanges' workers 1, 2, …
 	// AssembleRanges' passes and the columns they read
@@ -36,7 +35,7 @@ type asmScratch struct {
 	mark    []int32 // scatter marker per column (the row that marked it)
 	acc     []float64
 	touched []int
-	u       []float64 // M⁻¹ gᵢ scattered over the local blocks' dofs; zero between rows
+	u       []float64 // M⁻¹ gᵢ on the (at most two) blocks of the row's column i
 }
 
 // Dim returns the number of columns m (A is m×m).
@@ -94,7 +93,7 @@ func grow[T any](s []T, n int) []T {
 // minv, so an island of a large system costs what the island costs.
 func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 	m := d.prepare(g, minv)
-	d.sc.ready(m, d.uOff[len(d.blocks)])
+	d.sc.ready(m)
 	d.Col = d.Col[:0]
 	d.Val = d.Val[:0]
 	for i := 0; i < m; i++ {
@@ -119,12 +118,11 @@ func (d *Delassus) Assemble(g *Cols, minv *BlockDiag) {
 // same bit for bit as Assemble's for any ranges.
 func (d *Delassus) AssembleRanges(g *Cols, minv *BlockDiag, workers int, run func(n int, f func(w, lo, hi int))) {
 	m := d.prepare(g, minv)
-	nu := d.uOff[len(d.blocks)]
 	if len(d.more) < workers-1 {
 		d.more = append(d.more, make([]asmScratch, workers-1-len(d.more))...)
 	}
 	for w := 0; w < workers; w++ {
-		d.scratch(w).ready(m, nu)
+		d.scratch(w).ready(m)
 	}
 	if d.fCount == nil {
 		d.fCount, d.fRows, d.fMirror = d.countRows, d.fillRows, d.mirrorRows
@@ -183,16 +181,13 @@ func (d *Delassus) mirrorRows(_, lo, hi int) {
 	}
 }
 
-// ready sizes a row builder's workspace for m columns and nu scattered
-// degrees of freedom (u zero, no column marked).
-func (sc *asmScratch) ready(m, nu int) {
+// ready sizes a row builder's workspace for m columns (no column marked).
+func (sc *asmScratch) ready(m int) {
 	sc.acc = grow(sc.acc, m)
 	sc.mark = grow(sc.mark, m)
 	for i := range sc.mark {
 		sc.mark[i] = -1
 	}
-	sc.u = grow(sc.u, nu)
-	clear(sc.u)
 }
 
 // prepare maps the blocks g touches to local ids, builds the block →
@@ -257,17 +252,6 @@ func (d *Delassus) prepare(g *Cols, minv *BlockDiag) int {
 	}
 	d.sc.touched = fill[:0]
 
-	// u (asmScratch) is a dense scatter vector over the degrees of freedom of the
-	// local blocks (block l at uOff[l]), zero between rows: each row below
-	// clears the blocks it wrote. Its size is the island's, not the
-	// system's (16 MB per worker saved on a million 2D balls).
-	d.uOff = grow(d.uOff, nl+1)
-	d.uOff[0] = 0
-	for l, b := range d.blocks {
-		st, en := minv.Bounds(b)
-		d.uOff[l+1] = d.uOff[l] + en - st
-	}
-
 	d.Ptr = grow(d.Ptr, m+1)
 	d.Ptr[0] = 0
 	d.diag = grow(d.diag, m)
@@ -299,17 +283,35 @@ func (d *Delassus) touch(i int, sc *asmScratch) {
 // row computes row i of A into sc: sc.touched its columns (sorted) and
 // sc.acc[j] their entries, A_ij = gⱼᵀ M⁻¹ gᵢ for j ≥ i; for j < i the
 // mirror A_ji from row j when mirror is set (rows below i complete),
-// else 0. It leaves sc.u zero.
+// else 0.
 func (d *Delassus) row(i int, g *Cols, minv *BlockDiag, sc *asmScratch, mirror bool) {
-	// u = M⁻¹ gᵢ on the blocks of column i (scattered into sc.u).
+	// u = M⁻¹ gᵢ on the blocks of column i: block li[0] at sc.u[0:],
+	// li[1] at sc.u[n0:]; zero on every other block (as if scattered over
+	// all the local blocks' degrees of freedom, but only 2 blocks long).
+	li := [2]int32{-2, -2} // −2: no block (never a column's block)
+	n0, nu := 0, 0
 	for s := 0; s < 2; s++ {
-		l := d.colBlk[2*i+s]
+		if l := d.colBlk[2*i+s]; l >= 0 {
+			st, en := minv.Bounds(d.blocks[l])
+			li[s] = l
+			if s == 0 {
+				n0 = en - st
+			}
+			nu += en - st
+		}
+	}
+	sc.u = grow(sc.u, nu)
+	for s := 0; s < 2; s++ {
+		l := li[s]
 		if l < 0 {
 			continue
 		}
 		b := d.blocks[l]
 		st, en := minv.Bounds(b)
-		u := sc.u[d.uOff[l]:d.uOff[l+1]]
+		u := sc.u[:en-st]
+		if s == 1 {
+			u = sc.u[n0 : n0+en-st]
+		}
 		for r := 0; r < en-st; r++ {
 			var sum float64
 			for e := g.Ptr[i]; e < g.Ptr[i+1]; e++ {
@@ -338,22 +340,21 @@ func (d *Delassus) row(i int, g *Cols, minv *BlockDiag, sc *asmScratch, mirror b
 		s0, e0 := minv.Bounds(d.blocks[l0])
 		for e := g.Ptr[j]; e < g.Ptr[j+1]; e++ {
 			row := int(g.Row[e])
-			var pos int
-			if row >= s0 && row < e0 {
-				pos = d.uOff[l0] + row - s0
-			} else {
-				s1, _ := minv.Bounds(d.blocks[l1])
-				pos = d.uOff[l1] + row - s1
+			l, st := l0, s0
+			if row < s0 || row >= e0 {
+				l = l1
+				st, _ = minv.Bounds(d.blocks[l1])
 			}
-			sum += g.Val[e] * sc.u[pos]
+			var uv float64 // +0 off column i's blocks
+			switch l {
+			case li[0]:
+				uv = sc.u[row-st]
+			case li[1]:
+				uv = sc.u[n0+row-st]
+			}
+			sum += g.Val[e] * uv
 		}
 		sc.acc[j] = sum
 	}
 	sort.Ints(sc.touched)
-	// Clear u on the blocks of column i.
-	for s := 0; s < 2; s++ {
-		if l := d.colBlk[2*i+s]; l >= 0 {
-			clear(sc.u[d.uOff[l]:d.uOff[l+1]])
-		}
-	}
 }

@@ -274,8 +274,17 @@ func (p *Problem) LinearMomentum(dst, v []float64) {
 func (p *Problem) NormalVelocities(dst, v []float64) { p.G.MulTVec(dst, v) }
 
 // ApplyImpulses sets dst = v + M⁻¹ (G λ + D β), with β optional (nil).
-// scratch must have length n.
+// scratch must have length n, or be nil when no block of M⁻¹ is larger
+// than MaxInPlaceBlock: G λ + D β is then summed in dst itself
+// (BlockDiag.MulVecAddBlocks in place), with the same arithmetic.
 func (p *Problem) ApplyImpulses(dst, v, lambda, beta, scratch []float64) {
+	inPlace := scratch == nil
+	if inPlace {
+		if p.MInv.MaxBlock() > MaxInPlaceBlock {
+			panic("mech: ApplyImpulses without scratch needs blocks of at most MaxInPlaceBlock")
+		}
+		scratch = dst
+	}
 	for i := range scratch {
 		scratch[i] = 0
 	}
@@ -286,6 +295,10 @@ func (p *Problem) ApplyImpulses(dst, v, lambda, beta, scratch []float64) {
 		} else {
 			p.D.AddMulVec(scratch, beta)
 		}
+	}
+	if inPlace {
+		p.MInv.MulVecAddBlocks(dst, dst, v, 0, p.MInv.NumBlocks())
+		return
 	}
 	p.MInv.MulVec(dst, scratch)
 	for i := range dst {

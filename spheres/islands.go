@@ -134,7 +134,7 @@ type islandWork struct {
 	law              *lawInstance
 	p                mech.Problem
 	lambda, beta     []float64
-	vp, scr          []float64
+	vp               []float64
 	sc               []float64 // per island sphere: √(I/m)
 	bodies           []int32
 	cols             []int32  // the contacts of the island being built
@@ -258,8 +258,7 @@ func (s *System) solveIsland(wk, a int) {
 		return
 	}
 	iw.vp = growF(iw.vp, 6*nb)
-	iw.scr = growF(iw.scr, 6*nb)
-	p.ApplyImpulses(iw.vp, p.V, iw.lambda, iw.beta, iw.scr)
+	p.ApplyImpulses(iw.vp, p.V, iw.lambda, iw.beta, nil) // 6×6 blocks: in place
 	for lb, b := range iw.bodies {
 		v, vw := iw.vp[6*lb:6*lb+6], s.VW[6*b:6*b+6]
 		sc := iw.sc[lb]
