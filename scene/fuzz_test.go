@@ -81,3 +81,38 @@ func checkSceneError(t *testing.T, err error) {
 		t.Fatalf("error %T %q is not a one-line *scene.Error (or *bounded.BinaryError) for fuzz.xml", err, err)
 	}
 }
+
+// FuzzReadBall2DPart: reading a scene in parts (every other ball kept)
+// never panics, fails exactly when the whole reader fails or the scene
+// has motions or a script (one-line *scene.Error naming the source), and
+// otherwise keeps exactly the whole reader's balls of even index, with
+// their indices and the whole count.
+func FuzzReadBall2DPart(f *testing.F) {
+	seedScenes(f, "testdata", "../../shared/scisim-scenes/ball2d")
+	f.Add([]byte(`<ball2d_scene><integrator type="verlet" dt="0.1"/><static_drum x="0" y="0" r="9"/><ball x="0" y="1" vx="0" vy="1" m="1" r="0.5" fixed="0"/><ball x="0" y="-1" vx="0" vy="-1" m="1" r="0.5" fixed="0"/><ball x="2" y="0" vx="0" vy="0" m="1" r="0.5" fixed="1"/></ball2d_scene>`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		whole, werr := scene.ReadBall2D(bytes.NewReader(data), "fuzz.xml")
+		part, perr := scene.ReadBall2DPart(bytes.NewReader(data), "fuzz.xml", func(id int, _ *scene.Ball) bool { return id%2 == 0 })
+		if perr != nil {
+			checkSceneError(t, perr)
+			if werr == nil && len(whole.Motions) == 0 && whole.Script == nil {
+				t.Fatalf("the part reader refused a scene the whole reader read: %v", perr)
+			}
+			return
+		}
+		if werr != nil {
+			t.Fatalf("the part reader read a scene the whole reader refused: %v", werr)
+		}
+		if part.NBalls != len(whole.Balls) || len(part.Balls) != (len(whole.Balls)+1)/2 || len(part.BallIDs) != len(part.Balls) {
+			t.Fatalf("part: %d balls (ids %d) of %d, the whole scene has %d", len(part.Balls), len(part.BallIDs), part.NBalls, len(whole.Balls))
+		}
+		for i, b := range part.Balls {
+			if id := part.BallIDs[i]; id != 2*i || b != whole.Balls[id] {
+				t.Fatalf("part ball %d (id %d) = %+v, the whole scene's ball %d = %+v", i, id, b, 2*i, whole.Balls[2*i])
+			}
+		}
+		if len(part.Drums) != len(whole.Drums) || len(part.Planes) != len(whole.Planes) || part.Integrator != whole.Integrator {
+			t.Fatalf("the part's geometry or integrator differs from the whole scene's")
+		}
+	})
+}

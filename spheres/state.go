@@ -64,6 +64,8 @@ func (s *System) ReadState(r io.Reader) error {
 // read once, front to back, and only the kept spheres are stored (plus
 // their indices while the arrays are read): one MPI rank restarting its
 // subdomain's part of a checkpoint holds its part, not the whole system.
+// Only the kept spheres are checked (Validate): each sphere is checked
+// by the rank that keeps it.
 func (s *System) ReadStatePart(r io.Reader, keep func(x [3]float64) bool) (int, error) {
 	br := bufio.NewReaderSize(r, 1<<16)
 	magic := make([]byte, len(stateMagic))

@@ -43,10 +43,7 @@ func TestStateRoundTrip(t *testing.T) {
 // FuzzReadState: no input makes ReadState panic or accept an invalid
 // state.
 func FuzzReadState(f *testing.F) {
-	a := boxOfSpheres(3, 1)
-	var buf bytes.Buffer
-	a.WriteState(&buf)
-	f.Add(buf.Bytes())
+	addStateSeed(f, 3)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s := boxOfSpheres(1, 1)
 		if err := s.ReadState(bytes.NewReader(data)); err == nil {
@@ -122,4 +119,55 @@ func TestReadStatePart(t *testing.T) {
 		t.Fatalf("nil keep: %d of %d spheres read, %d kept (%v)", n, a.N(), all.N(), err)
 	}
 	same("X (all)", all.X, a.X)
+}
+
+// FuzzReadStatePart: no input makes ReadStatePart panic; it accepts
+// what ReadState accepts, and then keeps exactly the whole state's
+// spheres its predicate accepts (centres with x < 0.5), with their IDs.
+// It checks only the spheres it keeps (every sphere is kept, and checked,
+// by one MPI rank), so it may accept a file whose dropped spheres
+// ReadState refuses: its part must then be valid.
+func FuzzReadStatePart(f *testing.F) {
+	addStateSeed(f, 5)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		whole, part := boxOfSpheres(1, 1), boxOfSpheres(1, 1)
+		werr := whole.ReadState(bytes.NewReader(data))
+		keep := func(x [3]float64) bool { return x[0] < 0.5 }
+		n, perr := part.ReadStatePart(bytes.NewReader(data), keep)
+		if werr == nil && perr != nil {
+			t.Fatalf("ReadState accepted the file, ReadStatePart: %v", perr)
+		}
+		if perr != nil {
+			return
+		}
+		if werr != nil {
+			if err := part.Validate(); err != nil {
+				t.Fatalf("ReadStatePart accepted an invalid part: %v", err)
+			}
+			return
+		}
+		if n != whole.N() {
+			t.Fatalf("ReadStatePart reports %d spheres, the file holds %d", n, whole.N())
+		}
+		k := 0
+		for i := 0; i < whole.N(); i++ {
+			if !keep([3]float64(whole.X[3*i : 3*i+3])) {
+				continue
+			}
+			if k >= part.N() || part.ID[k] != whole.ID[i] || math.Float64bits(part.VW[6*k]) != math.Float64bits(whole.VW[6*i]) {
+				t.Fatalf("kept sphere %d differs from the whole state's sphere %d", k, i)
+			}
+			k++
+		}
+		if k != part.N() {
+			t.Fatalf("kept %d spheres, the whole state has %d in the region", part.N(), k)
+		}
+	})
+}
+
+// addStateSeed adds the state file of a box of n spheres to the corpus.
+func addStateSeed(f *testing.F, n int) {
+	var buf bytes.Buffer
+	boxOfSpheres(n, 1).WriteState(&buf)
+	f.Add(buf.Bytes())
 }
