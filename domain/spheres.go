@@ -141,6 +141,17 @@ func (g *grid) buildSpheres(m *sphereModel, n int, dense bool, build func(owns f
 		s.Boxes, s.Cylinders = sys.Boxes, sys.Cylinders
 		s.SetPool(m.cfg.Pool)
 	}
+	if dense {
+		// A part holds about its owned spheres: size own once (no growth
+		// slack at the set-up's peak).
+		k := 0
+		for i := 0; i < sys.N(); i++ {
+			if g.owns([3]float64(sys.X[3*i : 3*i+3])) {
+				k++
+			}
+		}
+		g.own = slices.Grow(g.own[:0], k)
+	}
 	for i := 0; i < sys.N(); i++ {
 		if id := sys.ID[i]; dense && (id < 0 || id >= int64(n)) {
 			return fmt.Errorf("domain: sphere %d has ID %d; the IDs must be 0 … %d", i, id, n-1)
