@@ -136,8 +136,23 @@ func TestProjectionWarmLargeIslands(t *testing.T) {
 	}
 }
 
+// TestProjectionLooseRoundsAllocs: the working set's loose and full
+// re-solves of large islands allocate nothing once the workspaces have
+// grown.
+func TestProjectionLooseRoundsAllocs(t *testing.T) {
+	p, gap := projectionPileDeep(12, 1, 0.12)
+	checkProjectionAllocs(t, p, gap, 2)
+}
+
 func TestProjectionAllocs(t *testing.T) {
 	p, gap := projectionPile(4, 1)
+	checkProjectionAllocs(t, p, gap, 20)
+}
+
+// checkProjectionAllocs solves the projection of p once, then checks that
+// runs more solves allocate nothing.
+func checkProjectionAllocs(t *testing.T, p *mech.Problem, gap []float64, runs int) {
+	t.Helper()
 	pr, err := impact.NewProjection("")
 	if err != nil {
 		t.Fatal(err)
@@ -146,7 +161,7 @@ func TestProjectionAllocs(t *testing.T) {
 	if _, err := pr.Solve(p, gap, mu); err != nil {
 		t.Fatal(err)
 	}
-	if a := testing.AllocsPerRun(20, func() {
+	if a := testing.AllocsPerRun(runs, func() {
 		if _, err := pr.Solve(p, gap, mu); err != nil {
 			t.Fatal(err)
 		}
