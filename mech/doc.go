@@ -50,6 +50,17 @@
 // velocity: a ball meeting a wall moving at w leaves with
 // n·(v⁺ − w) = −c n·(v⁻ − w).
 //
+// # A friction basis given matrix-free (Basis)
+//
+// A system whose tangent columns follow from compact per-contact records
+// may hand them over as a Basis in Problem.DBasis instead of storing D
+// (package spheres: 24 bytes per contact instead of ≈ 320). Its columns
+// are exactly those a stored D would hold, so the laws that read it
+// (friction.MaxDissipation through NTangents, TangentContact and
+// TangentCol; ApplyImpulses) compute the same bits; the laws that read D's
+// storage refuse such a problem (NeedStoredD). Without DBasis nothing
+// changes: the stored columns are the default for every system.
+//
 // # Energy with moving geometry
 //
 // With v̄ = (v⁻ + v⁺)/2 the impulses change the kinetic energy by
