@@ -220,6 +220,8 @@ type workspace struct {
 	fKick, fDrift      func(_, lo, hi int)
 	fPairs, fWalls     func(w, lo, hi int)
 	con                []contact
+	cbuf               []contact  // canonicalize's copy of con
+	ckeys              []canonKey // canonicalize's sort keys
 	npair              int
 	maxPen, maxWallPen float64
 	margin, eps        float64
