@@ -72,7 +72,9 @@
 // not change, until a bound stops it (a free variable then leaves F and j
 // enters; the new free set is independent). No bound means an unbounded
 // problem. Slopes along such directions below their rounding noise
-// (1e-12 · scale · (1 + ‖A_FF⁻¹ a_Fj‖₁)) are ignored, and unboundedness is
+// (the larger of the acceptance threshold tol · scale and
+// 4 · m · ε · scale · (1 + ‖A_FF⁻¹ a_Fj‖₁), m the number of variables) are
+// ignored, and unboundedness is
 // only declared for slopes a thousand times larger, and only if bᵀd, the
 // slope on an exact null direction (independent of y), is below zero by as
 // much relative to ‖b‖∞(1 + ‖A_FF⁻¹ a_Fj‖₁). The curvature of d is known
