@@ -100,7 +100,10 @@
 // row, so its number is missing from the file. The bodies of such a run
 // are described anew, from the first frame saved after each change, in
 // scenes/frame_K/scene.json (SceneChangesDir, ReadSceneChanges2D); the
-// run directory's scene.json describes the frames before. A reader counts
+// run directory's scene.json describes the frames before. Each
+// frame_K directory appears whole (WriteSceneChange writes a hidden
+// .frame_K.partial and renames it), so a killed run leaves none without
+// its description; readers skip the partial ones. A reader counts
 // each frame's rows (Frame.Bodies; Trajectory.Varying). ReadTrajectory
 // reports malformed input as "output: DIR/trajectory.csv:LINE: what is
 // wrong". In memory a frame is Frame{Index, Time, Q, V} with flat Q and V:

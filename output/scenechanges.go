@@ -26,6 +26,39 @@ func SceneChangeDir(frame int) string {
 	return filepath.Join(SceneChangesDir, fmt.Sprintf("frame_%05d", frame))
 }
 
+// partialPrefix starts the name of a scene-change directory while it is
+// being written (scenes/.frame_K.partial): WriteSceneChange renames it to
+// frame_K only once its description is whole, so a run killed mid-write
+// leaves no frame_K without one. Readers skip such leftovers; the next run
+// into the directory removes them.
+const partialPrefix = "."
+
+// WriteSceneChange writes the scene description of the bodies from frame
+// on into dir/SceneChangeDir(frame), atomically: write (the system's
+// scene writer, returning the file name it wrote) fills a hidden partial
+// directory that is then renamed into place. It returns the file's path
+// relative to dir.
+func WriteSceneChange(dir string, frame int, write func(sub string) (string, error)) (string, error) {
+	final := filepath.Join(dir, SceneChangeDir(frame))
+	partial := filepath.Join(filepath.Dir(final), partialPrefix+filepath.Base(final)+".partial")
+	if err := os.RemoveAll(partial); err != nil {
+		return "", fmt.Errorf("output: removing stale %s: %w", partial, err)
+	}
+	if err := os.MkdirAll(partial, 0o755); err != nil {
+		return "", fmt.Errorf("output: %w", err)
+	}
+	name, err := write(partial)
+	if err != nil {
+		os.RemoveAll(partial)
+		return "", err
+	}
+	if err := os.Rename(partial, final); err != nil {
+		os.RemoveAll(partial)
+		return "", fmt.Errorf("output: %w", err)
+	}
+	return filepath.Join(SceneChangeDir(frame), name), nil
+}
+
 // FrameScene2D is the description of a 2D run's bodies from frame From on.
 type FrameScene2D struct {
 	From  int
@@ -62,6 +95,9 @@ func sceneChangeFrames(dir string) ([]int, error) {
 	}
 	var frames []int
 	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), partialPrefix) {
+			continue // a killed run's unfinished description (WriteSceneChange)
+		}
 		n, ok := strings.CutPrefix(e.Name(), "frame_")
 		k, err := strconv.Atoi(n)
 		if !e.IsDir() || !ok || err != nil || k < 0 {
@@ -80,6 +116,15 @@ func clearSceneChanges(dir string) error {
 	subs, err := filepath.Glob(filepath.Join(dir, SceneChangesDir, "frame_*"))
 	if err != nil {
 		return fmt.Errorf("output: %w", err)
+	}
+	partials, err := filepath.Glob(filepath.Join(dir, SceneChangesDir, partialPrefix+"frame_*.partial"))
+	if err != nil {
+		return fmt.Errorf("output: %w", err)
+	}
+	for _, sub := range partials {
+		if err := os.RemoveAll(sub); err != nil {
+			return fmt.Errorf("output: removing %s of an earlier run: %w", sub, err)
+		}
 	}
 	for _, sub := range subs {
 		for _, n := range []string{SceneFile, Scene3DFile} {

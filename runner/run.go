@@ -384,17 +384,15 @@ func Run(sys System, c Config) (*Summary, error) {
 	saved := -1
 	saveFrame := func() error {
 		if bodies != described {
-			sub := filepath.Join(c.Out, output.SceneChangeDir(res.Frames))
-			if err := os.MkdirAll(sub, 0o755); err != nil {
-				return err
-			}
-			name, err := sys.WriteScene(sub)
+			// Renamed into place whole: a run killed here leaves no
+			// frame directory without its description.
+			rel, err := output.WriteSceneChange(c.Out, res.Frames, sys.WriteScene)
 			if err != nil {
 				return err
 			}
 			described = bodies
 			bc := res.BodyChanges
-			bc.SceneFiles = append(bc.SceneFiles, filepath.ToSlash(filepath.Join(output.SceneChangeDir(res.Frames), name)))
+			bc.SceneFiles = append(bc.SceneFiles, filepath.ToSlash(rel))
 		}
 		if dist != nil {
 			if err := dist.Sync(); err != nil {
