@@ -394,14 +394,18 @@ func (s *System) sortByCell(h float64) {
 	}
 	w := &s.work
 	s.grid(2*s.maxRadius() + s.margin(h))
-	// permutation: new slot k holds old sphere order[k]
-	w.permF = growF(w.permF, 6*n)
+	// permutation: new slot k holds old sphere order[k]; one component
+	// at a time, so the buffer holds n numbers, not 6n
+	w.permF = growF(w.permF, n)
 	reorder := func(a []float64, k int) {
-		for m := 0; m < n; m++ {
-			o := int(w.order[m])
-			copy(w.permF[k*m:k*m+k], a[k*o:k*o+k])
+		for c := 0; c < k; c++ {
+			for m := 0; m < n; m++ {
+				w.permF[m] = a[k*int(w.order[m])+c]
+			}
+			for m := 0; m < n; m++ {
+				a[k*m+c] = w.permF[m]
+			}
 		}
-		copy(a, w.permF[:k*n])
 	}
 	reorder(s.X, 3)
 	reorder(s.Q, 4)
