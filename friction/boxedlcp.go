@@ -96,7 +96,7 @@ import (
 // its contacts are interior, swept with the cache reuse of contact order
 // (consecutive contacts share spheres); a colour's contacts never share
 // one. The coloured sweep also sums each column's product in four partial
-// sums and multiplies by the reciprocal of the diagonal (14 % less CPU
+// sums and multiplies by the reciprocal of the diagonal (13 % less CPU
 // per solve on a 3,237-contact pile); its answers differ from the
 // contact-by-contact sweep's within the tolerance (TestBoxedLCPColoured:
 // 1,320 against 1,309 sweeps on a 215-contact pile cut into blocks of 16,
