@@ -50,8 +50,7 @@ type Balls struct {
 	// a driven run's VTK pieces).
 	OnFrame func(k int) error
 
-	prev  []body      // the owned balls before the step (followStep)
-	obsIn [][]float64 // Root's reductions
+	prev []body // the owned balls before the step (followStep)
 }
 
 // New splits the system sys, which every rank holds whole (read from the

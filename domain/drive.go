@@ -154,18 +154,13 @@ func (b *Balls) followStep(n int) (nf *sim.NonFiniteError, err error) {
 		return &sim.NonFiniteError{Velocity: c >= 2, Index: int(2*id) + c%2, Value: val[0]}, nil
 	}
 	mine := []float64{float64(len(b.own)), float64(b.Last.Local + b.Last.Solved), float64(b.Last.Law.Iterations), ke, pe, px, py}
-	if len(b.obsIn) < b.cart.Size() {
-		b.obsIn = make([][]float64, b.cart.Size())
-	}
-	if err := mpi.Gather(b.cart, b.root, tagObs, mine, b.obsIn); err != nil {
+	rows, err := b.gatherAt(b.root, tagObs, mine)
+	if err != nil || rows == nil {
 		return nil, err
-	}
-	if b.cart.Rank() != b.root {
-		return nil, nil
 	}
 	var count, contacts, iters int
 	var o Observed
-	for r, m := range b.obsIn[:b.cart.Size()] {
+	for r, m := range rows {
 		if len(m) != len(mine) {
 			return nil, fmt.Errorf("domain: step %d: rank %d reported %d values, want %d", b.N, r, len(m), len(mine))
 		}

@@ -109,20 +109,34 @@ func (g *grid) census() (Census, error) {
 	return Census{Bodies: int(buf[4]), Removed: int(buf[5]), Contacts: int(buf[6]), Pairs: int(buf[7]), MaxPenetration: buf[10], MaxWallPenetration: buf[11]}, nil
 }
 
+// gatherAt gathers every rank's row on root (collective) into the grid's
+// buffer: root gets one slice per rank, in rank order (valid until the
+// next gather), the other ranks nil.
+func (g *grid) gatherAt(root, tag int, row []float64) ([][]float64, error) {
+	if len(g.gin) < g.cart.Size() {
+		g.gin = make([][]float64, g.cart.Size())
+	}
+	if err := mpi.Gather(g.cart, root, tag, row, g.gin); err != nil {
+		return nil, err
+	}
+	if g.cart.Rank() != root {
+		return nil, nil
+	}
+	return g.gin[:g.cart.Size()], nil
+}
+
 // sumOrdered returns on every rank the sum over the ranks of each rank's
 // vals, added on Root in rank order (collective): the same number for a
 // given rank count on every run (MPI's Allreduce order is unspecified).
 func (g *grid) sumOrdered(vals []float64) ([]float64, error) {
-	if len(g.gin) < g.cart.Size() {
-		g.gin = make([][]float64, g.cart.Size())
-	}
-	if err := mpi.Gather(g.cart, g.root, tagSum, vals, g.gin); err != nil {
+	rows, err := g.gatherAt(g.root, tagSum, vals)
+	if err != nil {
 		return nil, err
 	}
 	var out []float64
-	if g.cart.Rank() == g.root {
+	if rows != nil {
 		out = make([]float64, len(vals))
-		for r, m := range g.gin[:g.cart.Size()] {
+		for r, m := range rows {
 			if len(m) != len(vals) {
 				return nil, fmt.Errorf("domain: rank %d sent %d values to sum, want %d", r, len(m), len(vals))
 			}
@@ -145,16 +159,14 @@ func (g *grid) CheckIDs() (int, error) {
 		msg = append(msg, float64(g.own[i].gid))
 	}
 	g.gmsg = msg
-	if len(g.gin) < g.cart.Size() {
-		g.gin = make([][]float64, g.cart.Size())
-	}
-	if err := mpi.Gather(g.cart, g.root, tagIDs, msg, g.gin); err != nil {
+	rows, err := g.gatherAt(g.root, tagIDs, msg)
+	if err != nil {
 		return 0, err
 	}
 	verdict := []float64{0, -1}
-	if g.cart.Rank() == g.root {
+	if rows != nil {
 		var all []float64
-		for _, m := range g.gin[:g.cart.Size()] {
+		for _, m := range rows {
 			all = append(all, m...)
 		}
 		slices.SortFunc(all, cmp.Compare[float64])
@@ -185,17 +197,12 @@ func (g *grid) CheckIDs() (int, error) {
 // GatherRows gathers every rank's row of values on Root, in rank order
 // (collective; other ranks get nil): per-rank figures for a report.
 func (g *grid) GatherRows(row []float64) ([]float64, error) {
-	if len(g.gin) < g.cart.Size() {
-		g.gin = make([][]float64, g.cart.Size())
-	}
-	if err := mpi.Gather(g.cart, g.root, tagRows, row, g.gin); err != nil {
+	rows, err := g.gatherAt(g.root, tagRows, row)
+	if err != nil || rows == nil {
 		return nil, err
 	}
-	if g.cart.Rank() != g.root {
-		return nil, nil
-	}
 	var out []float64
-	for _, m := range g.gin[:g.cart.Size()] {
+	for _, m := range rows {
 		out = append(out, m...)
 	}
 	return out, nil

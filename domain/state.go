@@ -60,18 +60,13 @@ func (g *grid) gather(root int) ([]body, error) {
 		}
 	}
 	g.gmsg = msg
-	if len(g.gin) < g.cart.Size() {
-		g.gin = make([][]float64, g.cart.Size())
-	}
-	if err := mpi.Gather(g.cart, root, tagState, msg, g.gin); err != nil {
+	rows, err := g.gatherAt(root, tagState, msg)
+	if err != nil || rows == nil {
 		return nil, err
-	}
-	if me != root {
-		return nil, nil
 	}
 	out := append(g.gbod[:0], g.own...)
 	rl := g.recLen()
-	for r, m := range g.gin[:g.cart.Size()] {
+	for r, m := range rows {
 		if r == root {
 			continue
 		}
