@@ -162,6 +162,9 @@ func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, e
 	if err := p.NeedStoredD("friction: boxed LCP"); err != nil {
 		return mech.Stats{}, err
 	}
+	if err := p.NeedStoredG("friction: boxed LCP"); err != nil {
+		return mech.Stats{}, err
+	}
 	m, n, nd := p.NContacts(), p.NDof(), p.D.NCols()
 	st, err := o.Normal.Resolve(p, lambda)
 	if err != nil {

@@ -78,6 +78,9 @@ func (o *Coulomb) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, er
 	if err := p.NeedStoredD("friction: Coulomb"); err != nil {
 		return st, err
 	}
+	if err := p.NeedStoredG("friction: Coulomb"); err != nil {
+		return st, err
+	}
 	m, n, nd := p.NContacts(), p.NDof(), p.D.NCols()
 	clear(lambda[:m])
 	clear(beta[:nd])

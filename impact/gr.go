@@ -37,6 +37,7 @@ type GR struct {
 
 	// parallel products (see SetPool)
 	p         *mech.Problem
+	g         mech.Normals // p.Normals() while Resolve runs
 	fNormal   func(w, lo, hi int)
 	fVelocity func(w, lo, hi int)
 	fScatter  func(w, lo, hi int)
@@ -50,9 +51,7 @@ type GR struct {
 // normalChunk sets the relative normal velocities u_j = ∇g_jᵀ ṽ + NRel_j
 // for the contacts [lo, hi).
 func (o *GR) normalChunk(w, lo, hi int) {
-	for j := lo; j < hi; j++ {
-		o.u[j] = o.p.G.ColDot(j, o.vt)
-	}
+	o.g.ColDots(o.u, o.vt, lo, hi)
 	if len(o.p.NRel) != 0 {
 		for j, r := range o.p.NRel[lo:hi] {
 			o.u[lo+j] += r
@@ -71,11 +70,11 @@ func (o *GR) velocityChunk(w, lo, hi int) {
 // fixed during Resolve, so the columns that reach [lo, hi) are found once.
 func (o *GR) scatterChunk(w, lo, hi int) {
 	if !o.runsSet[w] {
-		o.runs[w] = o.p.G.ColRuns(o.runs[w][:0], lo, hi, 64)
+		o.runs[w] = o.g.ColRuns(o.runs[w][:0], lo, hi, 64)
 		o.runsSet[w] = true
 	}
 	clear(o.scr[lo:hi])
-	o.p.G.AddMulVecRows(o.scr, o.lam, lo, hi, o.runs[w])
+	o.g.AddMulVecRows(o.scr, o.lam, lo, hi, o.runs[w])
 }
 
 // grPoolScatter is the number of contacts from which GR splits Gλ by
@@ -134,8 +133,8 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 		o.runs, o.runsSet = make([][][2]int, nw), make([]bool, nw)
 	}
 	clear(o.runsSet)
-	o.p = p
-	defer func() { o.p = nil }()
+	o.p, o.g = p, p.Normals()
+	defer func() { o.p, o.g = nil, nil }()
 	for iter := 0; ; iter++ {
 		pool.For(m, 4096, o.fNormal) // u = Gᵀṽ + NRel
 		o.idx = o.idx[:0]
@@ -164,7 +163,7 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 			// warmStart); λ is zero before it, so it records increments.
 			o.ker.warm = &o.warm
 		}
-		r, err := o.ker.solve(&p.G, &p.MInv, p.Bodies, o.u, o.eps, lambda)
+		r, err := o.ker.solve(o.g, &p.MInv, p.Bodies, o.u, o.eps, lambda)
 		o.ker.colMap, o.ker.warm = nil, nil
 		st.Iterations++
 		st.Add(r)
@@ -189,11 +188,15 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 			o.lam = nil
 		} else {
 			clear(o.scr)
-			p.G.AddMulVec(o.scr, lambda[:m])
+			o.g.AddMulVec(o.scr, lambda[:m])
 		}
 		pool.For(p.MInv.NumBlocks(), 2048, o.fVelocity)
 	}
 }
+
+// ReadsNormals implements mech.MatrixFreeG: GR reads G only through
+// Problem.Normals.
+func (o *GR) ReadsNormals() bool { return true }
 
 // SetPool makes GR solve independent islands concurrently (see lcpSolve).
 func (o *GR) SetPool(pool *par.Pool) { o.ker.setPool(pool) }

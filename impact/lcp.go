@@ -27,7 +27,7 @@ type lcpSolve struct {
 	big    []int     // islands of two or more contacts, largest first
 
 	// arguments of the current call, for the island tasks
-	g       *mech.Cols
+	g       mech.Normals
 	minv    *mech.BlockDiag
 	u, eps  []float64
 	yOut    []float64
@@ -52,6 +52,9 @@ type lcpSolve struct {
 	warm   *warmStart
 	bodies []int
 	self   *lcpSolve
+	// per worker: a column of a matrix-free g (singles)
+	colRows [][]int32
+	colVals [][]float64
 	// skipFeasible makes an island whose every bⱼ = εⱼuⱼ is ≥ 0 get
 	// y = 0 (its exact solution) without assembling or solving it; the
 	// position projection sets it (most islands of a pile have no
@@ -85,6 +88,9 @@ func (s *lcpSolve) workers() error {
 		s.self, s.fIsland, s.fSingle = s, s.island, s.singles
 	}
 	nw := s.pool.Workers()
+	for len(s.colRows) < nw {
+		s.colRows, s.colVals = append(s.colRows, nil), append(s.colVals, nil)
+	}
 	if s.mk == nil {
 		nw = 1
 	}
@@ -106,7 +112,7 @@ func (s *lcpSolve) workers() error {
 // j, nb bodies) island by island (with colMap: see there). It returns the summed iterations and the
 // largest residual of the island solves as one solve of the operator, with
 // the size and solver of the largest island.
-func (s *lcpSolve) solve(g *mech.Cols, minv *mech.BlockDiag, bodies []int, u, eps, y []float64) (mech.Stats, error) {
+func (s *lcpSolve) solve(g mech.Normals, minv *mech.BlockDiag, bodies []int, u, eps, y []float64) (mech.Stats, error) {
 	m := g.NCols()
 	if s.colMap != nil {
 		m = len(s.colMap)
@@ -214,7 +220,13 @@ func (s *lcpSolve) singles(w, lo, hi int) {
 		if s.colMap != nil {
 			gj = s.colMap[j]
 		}
-		a := mech.ColMInvNorm(s.g, gj, s.minv)
+		var a float64
+		if c, ok := s.g.(*mech.Cols); ok {
+			a = mech.ColMInvNorm(c, gj, s.minv)
+		} else {
+			s.colRows[w], s.colVals[w] = s.g.AppendCol(gj, s.colRows[w][:0], s.colVals[w][:0])
+			a = mech.EntriesMInvNorm(s.colRows[w], s.colVals[w], s.minv)
+		}
 		var y float64
 		if bj := s.eps[gj] * s.u[gj]; bj < 0 && a > 0 {
 			y = -bj / a
@@ -243,7 +255,7 @@ func (s *lcpSolve) island(w, i int) {
 		}
 		gcols = ws.gidx
 	}
-	s.g.SubCols(&ws.sub, gcols)
+	mech.SubNormals(&ws.sub, s.g, s.minv.N(), gcols)
 	ws.A.Assemble(&ws.sub, s.minv)
 	ws.b = grow(ws.b, k)
 	ws.y = grow(ws.y, k)
@@ -320,6 +332,10 @@ func NewLCP(solver string) (*LCP, error) { return newLCP(Config{Name: "lcp", Sol
 // Name returns "lcp".
 func (o *LCP) Name() string { return "lcp" }
 
+// ReadsNormals implements mech.MatrixFreeG: LCP reads G only through
+// Problem.Normals.
+func (o *LCP) ReadsNormals() bool { return true }
+
 // Resolve solves (3) on all contacts of p.
 func (o *LCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	m := p.NContacts()
@@ -343,7 +359,7 @@ func (o *LCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	if o.cfg.WarmStart {
 		o.ker.warm = &o.warm
 	}
-	st, err := o.ker.solve(&p.G, &p.MInv, p.Bodies, o.u, o.eps, lambda)
+	st, err := o.ker.solve(p.Normals(), &p.MInv, p.Bodies, o.u, o.eps, lambda)
 	o.ker.warm = nil
 	st.Iterations = 1
 	if err != nil {

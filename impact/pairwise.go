@@ -52,6 +52,9 @@ func (o *Pairwise) cor(p *mech.Problem, k int) float64 {
 
 // Resolve sweeps until no contact approaches or the sweep cap is reached.
 func (o *Pairwise) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
+	if err := p.NeedStoredG("impact: pairwise"); err != nil {
+		return mech.Stats{}, err
+	}
 	m, n := p.NContacts(), p.NDof()
 	var st mech.Stats
 	for i := range lambda[:m] {

@@ -173,6 +173,9 @@ func (pr *Projection) SetPool(pool *par.Pool) { pr.ker.setPool(pool) }
 // SolverIterations and Residual are those of the island solves. It does
 // not allocate once its workspaces have grown.
 func (pr *Projection) Solve(p *mech.Problem, gap, mu []float64) (mech.Stats, error) {
+	if err := p.NeedStoredG("impact: projection"); err != nil {
+		return mech.Stats{}, err
+	}
 	m := p.NContacts()
 	if len(gap) != m || len(mu) != m {
 		return mech.Stats{}, fmt.Errorf("impact: projection: %d gaps and %d multipliers for %d contacts", len(gap), len(mu), m)

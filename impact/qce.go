@@ -166,6 +166,9 @@ func (o *QCE) Name() string { return "qce" }
 
 // Resolve runs Alg. 1 on p and writes the accumulated impulses λ_c (eq. 11).
 func (o *QCE) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
+	if err := p.NeedStoredG("impact: qce"); err != nil {
+		return mech.Stats{}, err
+	}
 	m, n := p.NContacts(), p.NDof()
 	var st mech.Stats
 	for i := range lambda[:m] {

@@ -62,6 +62,9 @@ func (o *QCELCP) Name() string { return "qce_lcp" }
 
 // Resolve solves eq. (19) on all contacts of p.
 func (o *QCELCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
+	if err := p.NeedStoredG("impact: qce_lcp"); err != nil {
+		return mech.Stats{}, err
+	}
 	m, n := p.NContacts(), p.NDof()
 	var st mech.Stats
 	o.qce.resetPush(m)

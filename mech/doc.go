@@ -61,6 +61,21 @@
 // storage refuse such a problem (NeedStoredD). Without DBasis nothing
 // changes: the stored columns are the default for every system.
 //
+// # Constraint gradients given matrix-free (Normals)
+//
+// Operators read G through Problem.Normals, which returns the stored
+// columns (*Cols) or, when a system sets Problem.GNormals, a Normals that
+// computes each column from compact per-contact records (package spheres:
+// a contact's normal on its two spheres, no bytes of its own). Every
+// Normals method has the arithmetic of the Cols method of the same name,
+// so the operators compute the same bits either way. With GNormals set,
+// G itself is empty and has no column pointers: a direct read of a column
+// panics rather than seeing no contact; the operators that read G's
+// storage (QCE, QCE-LCP, the position projection, pairwise, the boxed
+// LCP, Coulomb, NBGS) refuse such a problem (NeedStoredG); and a system
+// gives G matrix-free only to a law whose every operator says it reads G
+// through Normals (MatrixFreeG: GR, LCP, friction.MaxDissipation).
+//
 // # Energy with moving geometry
 //
 // With v̄ = (v⁻ + v⁺)/2 the impulses change the kinetic energy by

@@ -121,19 +121,26 @@ func (c *Cols) colBlocks(j int, blockOf func(row int) int) (b0, b1 int) {
 // gradient, the effective inverse mass of its contact (the diagonal of the
 // Delassus matrix). It visits only the column's nonzeros.
 func ColMInvNorm(c *Cols, j int, minv *BlockDiag) float64 {
+	a, b := c.Ptr[j], c.Ptr[j+1]
+	return EntriesMInvNorm(c.Row[a:b], c.Val[a:b], minv)
+}
+
+// EntriesMInvNorm is ColMInvNorm for the column with entries rows, vals
+// (the same arithmetic).
+func EntriesMInvNorm(rows []int32, vals []float64, minv *BlockDiag) float64 {
 	var sum float64
-	for a := c.Ptr[j]; a < c.Ptr[j+1]; a++ {
+	for a, ra32 := range rows {
 		// minv.At(ra, rb), with ra's block looked up once.
-		ra := int(c.Row[a])
+		ra := int(ra32)
 		k := minv.BlockOf(ra)
 		s, e := minv.Bounds(k)
-		for b := c.Ptr[j]; b < c.Ptr[j+1]; b++ {
-			rb := int(c.Row[b])
+		for b, rb32 := range rows {
+			rb := int(rb32)
 			var m float64
 			if rb >= s && rb < e {
 				m = minv.Entry(k, ra-s, rb-s)
 			}
-			sum += c.Val[a] * m * c.Val[b]
+			sum += vals[a] * m * vals[b]
 		}
 	}
 	return sum

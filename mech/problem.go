@@ -17,8 +17,13 @@ type Problem struct {
 	M, MInv BlockDiag
 	// V is the pre-impact generalized velocity v⁻ (len n).
 	V []float64
-	// G holds one constraint gradient ∇gᵢ per contact (n×m).
+	// G holds one constraint gradient ∇gᵢ per contact (n×m). Operators
+	// read it through Normals: when GNormals is set, G is given
+	// matrix-free and G itself is empty (see Normals).
 	G Cols
+	// GNormals, when not nil, gives G matrix-free (see Normals); Reset
+	// clears it.
+	GNormals Normals
 	// CoR and Mu are per-contact restitution and friction coefficients (len m).
 	CoR []float64
 	Mu  []float64
@@ -51,6 +56,9 @@ type Problem struct {
 // contacts appended to a solved problem for a later stage (the position
 // correction of package sim appends contacts its step missed).
 func (p *Problem) TruncateContacts(m int) {
+	if p.GNormals != nil {
+		panic("mech: TruncateContacts on a problem whose G is given matrix-free")
+	}
 	p.G.Truncate(m)
 	p.CoR = p.CoR[:min(m, len(p.CoR))]
 	p.Mu = p.Mu[:min(m, len(p.Mu))]
@@ -62,7 +70,7 @@ func (p *Problem) TruncateContacts(m int) {
 func (p *Problem) NDof() int { return len(p.V) }
 
 // NContacts returns m, the number of contacts.
-func (p *Problem) NContacts() int { return p.G.NCols() }
+func (p *Problem) NContacts() int { return p.Normals().NCols() }
 
 // Reset empties the problem for n degrees of freedom in dimension dim,
 // keeping its storage for reuse.
@@ -82,6 +90,7 @@ func (p *Problem) Reset(dim, n int) {
 	p.NRel, p.DRel = p.NRel[:0], p.DRel[:0]
 	p.Bodies = p.Bodies[:0]
 	p.DBasis = nil
+	p.GNormals = nil
 }
 
 // NRelAt returns NRel[i], or 0 when the problem has no normal known
@@ -106,7 +115,7 @@ func (p *Problem) DRelAt(k int) float64 {
 // uᵢ = ∇gᵢᵀ v + NRel[i] for every contact into dst (len m). Without NRel it
 // is NormalVelocities, bit for bit.
 func (p *Problem) RelNormalVelocities(dst, v []float64) {
-	p.G.MulTVec(dst, v)
+	p.Normals().ColDots(dst, v, 0, len(dst))
 	if len(p.NRel) != 0 {
 		for i, r := range p.NRel[:len(dst)] {
 			dst[i] += r
@@ -213,7 +222,7 @@ func (p *Problem) Validate() error {
 		return fmt.Errorf("mech: M is %d×%d and M⁻¹ is %d×%d, want %d×%d", p.M.N(), p.M.N(), p.MInv.N(), p.MInv.N(), n, n)
 	}
 	m := p.NContacts()
-	if p.G.NRows != n {
+	if p.GNormals == nil && p.G.NRows != n {
 		return fmt.Errorf("mech: G has %d rows, want %d", p.G.NRows, n)
 	}
 	if len(p.CoR) != m || len(p.Mu) != m {
@@ -271,7 +280,7 @@ func (p *Problem) LinearMomentum(dst, v []float64) {
 }
 
 // NormalVelocities writes ∇gᵢᵀ v for every contact into dst (len m).
-func (p *Problem) NormalVelocities(dst, v []float64) { p.G.MulTVec(dst, v) }
+func (p *Problem) NormalVelocities(dst, v []float64) { p.Normals().ColDots(dst, v, 0, len(dst)) }
 
 // ApplyImpulses sets dst = v + M⁻¹ (G λ + D β), with β optional (nil).
 // scratch must have length n, or be nil when no block of M⁻¹ is larger
@@ -288,7 +297,7 @@ func (p *Problem) ApplyImpulses(dst, v, lambda, beta, scratch []float64) {
 	for i := range scratch {
 		scratch[i] = 0
 	}
-	p.G.AddMulVec(scratch, lambda)
+	p.Normals().AddMulVec(scratch, lambda)
 	if beta != nil {
 		if p.DBasis != nil {
 			p.DBasis.AddMulVec(scratch, beta)

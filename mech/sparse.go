@@ -100,16 +100,23 @@ func (c *Cols) ColRuns(dst [][2]int, lo, hi, gap int) [][2]int {
 	for j := 0; j+1 < len(c.Ptr); j++ {
 		for _, r := range c.Row[c.Ptr[j]:c.Ptr[j+1]] {
 			if r >= l && r < h {
-				if k := len(dst) - 1; k >= 0 && j-dst[k][1] < gap {
-					dst[k][1] = j + 1
-				} else {
-					dst = append(dst, [2]int{j, j + 1})
-				}
+				dst = AppendRun(dst, j, gap)
 				break
 			}
 		}
 	}
 	return dst
+}
+
+// AppendRun adds column j (after every column of dst) to the runs dst,
+// extending the last run when the gap to it is shorter than gap columns
+// (ColRuns).
+func AppendRun(dst [][2]int, j, gap int) [][2]int {
+	if k := len(dst) - 1; k >= 0 && j-dst[k][1] < gap {
+		dst[k][1] = j + 1
+		return dst
+	}
+	return append(dst, [2]int{j, j + 1})
 }
 
 // AddMulVecRows adds C y to dst[lo:hi] only (the rows [lo, hi)), reading

@@ -1,0 +1,5 @@
+package friction
+
+// ReadsNormals implements mech.MatrixFreeG: Alg. 3 reads G only through
+// mech.Problem's methods (ApplyImpulses), which read it through Normals.
+func (o *MaxDissipation) ReadsNormals() bool { return true }
