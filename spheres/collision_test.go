@@ -317,39 +317,10 @@ func TestImpactStepAllocs(t *testing.T) {
 // island built and solved on a pool of 2.
 func TestMatrixFreeTangentsAreExact(t *testing.T) {
 	l := Law{Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5}
-	for _, pooled := range []bool{false, true} {
-		var ref *System
-		for _, stored := range []bool{true, false} {
-			s := crate(150, 2)
-			s.work.storedD = stored
-			done := func() {}
-			if pooled {
-				s.work.bigAt = 1
-				done = onWorkers(s, 2)
-			}
-			impactSteps(t, s, l, 40)
-			done()
-			if ref == nil {
-				ref = s
-				continue
-			}
-			sameState(t, fmt.Sprintf("matrix-free D (pooled islands: %v)", pooled), s, ref)
-		}
-	}
+	storedMatchesFree(t, "matrix-free D", l, func(s *System, stored bool) { s.work.storedD = stored })
 
 	// the columns themselves: every contact of a step, as one problem
-	s := crate(150, 2)
-	impactSteps(t, s, l, 20)
-	cols := s.work.isl.order[:len(s.work.con)]
-	if np := s.work.npair; np < 10 || len(cols)-np < 1 {
-		t.Fatalf("%d pair contacts, %d wall contacts", np, len(cols)-np)
-	}
-	var free, stored islandWork
-	s.work.storedD = false
-	s.buildIsland(&free, -1, cols, false)
-	s.work.storedD = true
-	s.buildIsland(&stored, -2, cols, false)
-	pf, ps := &free.p, &stored.p
+	_, cols, pf, ps := stepIslands(t, l, func(s *System, stored bool) { s.work.storedD = stored })
 	if pf.DBasis == nil || ps.DBasis != nil || pf.D.NCols() != 0 {
 		t.Fatalf("DBasis %v / %v, stored columns %d", pf.DBasis != nil, ps.DBasis != nil, pf.D.NCols())
 	}
@@ -387,4 +358,51 @@ func TestMatrixFreeTangentsAreExact(t *testing.T) {
 			t.Fatalf("(D y)[%d] = %v, stored %v", r, df[r], ds[r])
 		}
 	}
+}
+
+// storedMatchesFree fails unless 40 steps of l on a crate give bitwise the
+// same state with the islands' columns stored (store(s, true)) and given
+// matrix-free, on one goroutine and with every island built and solved on
+// a pool of 2.
+func storedMatchesFree(t *testing.T, what string, l Law, store func(s *System, stored bool)) {
+	t.Helper()
+	for _, pooled := range []bool{false, true} {
+		var ref *System
+		for _, stored := range []bool{true, false} {
+			s := crate(150, 2)
+			store(s, stored)
+			done := func() {}
+			if pooled {
+				s.work.bigAt = 1
+				done = onWorkers(s, 2)
+			}
+			impactSteps(t, s, l, 40)
+			done()
+			if ref == nil {
+				ref = s
+				continue
+			}
+			sameState(t, fmt.Sprintf("%s, %s (pooled islands: %v)", l.Name(), what, pooled), s, ref)
+		}
+	}
+}
+
+// stepIslands returns a crate after 20 steps of l, the step's contacts
+// (at least 10 sphere pairs and a wall contact) and their problem built as
+// one island with the columns given matrix-free and stored
+// (store(s, true)).
+func stepIslands(t *testing.T, l Law, store func(s *System, stored bool)) (s *System, cols []int32, free, stored *mech.Problem) {
+	t.Helper()
+	s = crate(150, 2)
+	impactSteps(t, s, l, 20)
+	cols = s.work.isl.order[:len(s.work.con)]
+	if np := s.work.npair; np < 10 || len(cols)-np < 1 {
+		t.Fatalf("%d pair contacts, %d wall contacts", np, len(cols)-np)
+	}
+	var fw, sw islandWork
+	store(s, false)
+	s.buildIsland(&fw, -1, cols, false)
+	store(s, true)
+	s.buildIsland(&sw, -2, cols, false)
+	return s, cols, &fw.p, &sw.p
 }

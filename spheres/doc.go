@@ -79,6 +79,16 @@
 // (TestMatrixFreeTangentsAreExact). The boxed LCP reads D's storage, so
 // its islands store it.
 //
+// Nor is G stored when every operator of the law reads it through
+// mech.Problem.Normals (mech.MatrixFreeG: GR, LCP, Alg. 3): the problem
+// carries it matrix-free (mech.Problem.GNormals, the type normals), a
+// contact's normal column (n on sphere i, −n on j) computed when read from
+// its record and the same island data, instead of 3 or 6 stored entries
+// and a pointer (≈ 80 bytes per pair contact); every product (Gᵀv, G λ,
+// the pooled G λ by row ranges, the violators' columns of GR's LCP kernel)
+// has the stored columns' bits (TestMatrixFreeNormalsAreExact). The other
+// laws get the stored G (TestMatrixFreeNormalsOnlyForReaders).
+//
 // # Periodic sides (periodic.go)
 //
 // System.Periodic makes x and y periodic: nearest-image contacts, a broad

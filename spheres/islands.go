@@ -142,6 +142,7 @@ type islandWork struct {
 	fBodies, fCount  func(_, lo, hi int)
 	fFill            func(_, lo, hi int)
 	fVPlus           func(_, lo, hi int) // vPlusSpheres on this workspace
+	allCols          [1][2]int           // the run of every column (matrix-free G's AddMulVecRows)
 	st               mech.Stats
 	maxIter          int
 	maxSweeps        int
@@ -186,6 +187,7 @@ func (s *System) prepareLaws(l *Law) error {
 		}
 	}
 	w.law, w.lawMu, w.lawSet, w.lawPool, w.lawColourAt = *l, s.Mu, true, s.pool, w.colourAt
+	w.freeG = w.iw[0].law.readsNormals()
 	return nil
 }
 
@@ -310,16 +312,20 @@ func (s *System) vPlusSpheres(iw *islandWork, lo, hi int) {
 		bi, bj := p.Bodies[2*k], p.Bodies[2*k+1]
 		return (bi >= lo && bi < hi) || (bj >= lo && bj < hi)
 	}
-	g := &p.G
-	for k, y := range iw.lambda {
-		if y == 0 || !in(k) {
-			continue
-		}
-		for e := g.Ptr[k]; e < g.Ptr[k+1]; e++ {
-			if r := g.Row[e]; r >= l && r < h {
-				vp[r] += g.Val[e] * y
+	if g, ok := p.Normals().(*mech.Cols); ok {
+		for k, y := range iw.lambda {
+			if y == 0 || !in(k) {
+				continue
+			}
+			for e := g.Ptr[k]; e < g.Ptr[k+1]; e++ {
+				if r := g.Row[e]; r >= l && r < h {
+					vp[r] += g.Val[e] * y
+				}
 			}
 		}
+	} else {
+		// matrix-free: every column, passed over by its spheres
+		p.Normals().AddMulVecRows(vp, iw.lambda, int(l), int(h), iw.allCols[:])
 	}
 	var rows [12]int32
 	var vals [12]float64
@@ -356,11 +362,15 @@ func (s *System) vPlusSpheres(iw *islandWork, lo, hi int) {
 // D's storage; for the other laws (Alg. 3, no friction) they are given
 // matrix-free (p.DBasis = iw.tan, mech.Basis): 24 bytes per contact
 // instead of 24 entries and their pointers (≈ 320 bytes), the same
-// columns bit for bit.
+// columns bit for bit. The normal columns are stored (p.G) only when some
+// operator of the law reads G's storage; for the others (w.freeG: GR,
+// LCP, Alg. 3) they are given matrix-free (p.GNormals = iw.tan as
+// normals, mech.Normals), from the same 24 bytes per contact.
 func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled bool) {
 	w := &s.work
 	u := &w.isl
 	free := w.law.friction() != "blcp" && !w.storedD
+	freeG := w.freeG && !w.storedG
 	iw.bodies = iw.bodies[:0]
 	for _, k := range cols {
 		ct := &w.con[k]
@@ -378,9 +388,17 @@ func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled boo
 	p.M.ShapeUniform(nb, 6)
 	p.MInv.ShapeUniform(nb, 6)
 	iw.sc = growF(iw.sc, nb)
-	p.G.Ptr = grow(p.G.Ptr, m+1)
-	if free {
+	if freeG {
+		p.G.Ptr = p.G.Ptr[:0] // a direct read of a column panics (mech.Normals)
+		p.GNormals = (*normals)(&iw.tan)
+		iw.allCols[0] = [2]int{0, m}
+	} else {
+		p.G.Ptr = grow(p.G.Ptr, m+1)
+	}
+	if free || freeG {
 		iw.tan.con, iw.tan.cols, iw.tan.rec = w.con, cols, grow(iw.tan.rec, m)
+	}
+	if free {
 		p.DBasis = &iw.tan
 	} else {
 		p.D.Ptr = grow(p.D.Ptr, 2*m+1)
@@ -408,12 +426,16 @@ func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled boo
 		}
 	}
 	run(nb, 2048, iw.fBodies)
-	run(m, 1024, iw.fCount) // entries per column, at Ptr[column + 1]
-	p.G.Ptr[0] = 0
-	for k := 1; k <= m; k++ {
-		p.G.Ptr[k] += p.G.Ptr[k-1]
+	if !freeG || !free {
+		run(m, 1024, iw.fCount) // entries per column, at Ptr[column + 1]
 	}
-	p.G.Row, p.G.Val = grow(p.G.Row, p.G.Ptr[m]), grow(p.G.Val, p.G.Ptr[m])
+	if !freeG {
+		p.G.Ptr[0] = 0
+		for k := 1; k <= m; k++ {
+			p.G.Ptr[k] += p.G.Ptr[k-1]
+		}
+		p.G.Row, p.G.Val = grow(p.G.Row, p.G.Ptr[m]), grow(p.G.Val, p.G.Ptr[m])
+	}
 	if !free {
 		p.D.Ptr[0] = 0
 		for k := 1; k <= 2*m; k++ {
@@ -447,7 +469,7 @@ func (s *System) islandColumns(iw *islandWork, lo, hi int, fill bool) {
 	w := &s.work
 	u := &w.isl
 	p := &iw.p
-	free := p.DBasis != nil
+	free, freeG := p.DBasis != nil, p.GNormals != nil
 	for lk := lo; lk < hi; lk++ {
 		ct := &w.con[iw.cols[lk]]
 		li, lj := int(u.loc[ct.i]), -1
@@ -459,17 +481,22 @@ func (s *System) islandColumns(iw *islandWork, lo, hi int, fill bool) {
 			kj = ct.rj / iw.sc[lj]
 		}
 		if !fill {
-			p.G.Ptr[lk+1] = columnLen(lj, [3]float64{}, [3]float64{})
+			if !freeG {
+				p.G.Ptr[lk+1] = columnLen(lj, [3]float64{}, [3]float64{})
+			}
 			for c := 0; c < 2 && !free; c++ {
 				_, ai, aj := tangentColumn(ct, c, ki, kj)
 				p.D.Ptr[2*lk+1+c] = columnLen(lj, ai, aj)
 			}
 			continue
 		}
-		writeColumn(&p.G, p.G.Ptr[lk], li, lj, ct.n, [3]float64{}, [3]float64{})
-		if free {
+		if !freeG {
+			writeColumn(&p.G, p.G.Ptr[lk], li, lj, ct.n, [3]float64{}, [3]float64{})
+		}
+		if free || freeG {
 			iw.tan.rec[lk] = tanRec{li: int32(li), lj: int32(lj), ki: ki, kj: kj}
-		} else {
+		}
+		if !free {
 			for c := 0; c < 2; c++ {
 				d, ai, aj := tangentColumn(ct, c, ki, kj)
 				writeColumn(&p.D, p.D.Ptr[2*lk+c], li, lj, d, ai, aj)
@@ -606,3 +633,152 @@ func (b *tanBasis) AddMulVec(dst, y []float64) {
 }
 
 func scale3(a float64, v [3]float64) [3]float64 { return [3]float64{a * v[0], a * v[1], a * v[2]} }
+
+// normals is an island's G given matrix-free (mech.Normals): column k is
+// contact k's normal, n on island sphere li and −n on lj (none for a
+// wall), computed on demand from the step's contact record and the
+// tanBasis record (its li, lj), exactly as the stored column is
+// (writeColumn with zero moments: a sphere's lever arm has no moment about
+// n). It shares tanBasis's storage: G costs no bytes of its own.
+type normals tanBasis
+
+// NCols implements mech.Normals.
+func (g *normals) NCols() int { return len(g.rec) }
+
+// AppendCol implements mech.Normals.
+func (g *normals) AppendCol(k int, rows []int32, vals []float64) ([]int32, []float64) {
+	l := len(rows)
+	rows, vals = slices.Grow(rows, 6)[:l+6], slices.Grow(vals, 6)[:l+6]
+	r := &g.rec[k]
+	n := putColumn(rows[l:], vals[l:], int(r.li), int(r.lj), g.con[g.cols[k]].n, [3]float64{}, [3]float64{})
+	return rows[:l+n], vals[:l+n]
+}
+
+// ColDots implements mech.Normals with Cols.ColDot's summation of the
+// stored column's 3 or 6 entries (in order, from zero).
+func (g *normals) ColDots(dst, x []float64, lo, hi int) {
+	rec, cols, dst := g.rec[lo:hi], g.cols[lo:hi], dst[lo:hi]
+	for k := range rec {
+		r := &rec[k]
+		n := &g.con[cols[k]].n
+		o := 6 * int(r.li)
+		xi := x[o : o+3 : o+3]
+		var s float64
+		s += n[0] * xi[0]
+		s += n[1] * xi[1]
+		s += n[2] * xi[2]
+		if r.lj >= 0 {
+			o := 6 * int(r.lj)
+			xj := x[o : o+3 : o+3]
+			s += -n[0] * xj[0]
+			s += -n[1] * xj[1]
+			s += -n[2] * xj[2]
+		}
+		dst[k] = s
+	}
+}
+
+// AddMulVec implements mech.Normals (Cols.AddMulVec's arithmetic).
+func (g *normals) AddMulVec(dst, y []float64) {
+	for k, yk := range y {
+		if yk == 0 {
+			continue
+		}
+		r := &g.rec[k]
+		n := &g.con[g.cols[k]].n
+		o := 6 * int(r.li)
+		dst[o] += n[0] * yk
+		dst[o+1] += n[1] * yk
+		dst[o+2] += n[2] * yk
+		if r.lj >= 0 {
+			o := 6 * int(r.lj)
+			dst[o] += -n[0] * yk
+			dst[o+1] += -n[1] * yk
+			dst[o+2] += -n[2] * yk
+		}
+	}
+}
+
+// touches reports whether column k has an entry in the rows [lo, hi):
+// rows 6li … 6li+2 and, for a pair, 6lj … 6lj+2.
+func (g *normals) touches(k int, lo, hi int32) bool {
+	r := &g.rec[k]
+	if o := 6 * r.li; o+2 >= lo && o < hi {
+		return true
+	}
+	o := 6 * r.lj
+	return r.lj >= 0 && o+2 >= lo && o < hi
+}
+
+// ColRuns implements mech.Normals (Cols.ColRuns).
+func (g *normals) ColRuns(dst [][2]int, lo, hi, gap int) [][2]int {
+	l, h := int32(lo), int32(hi)
+	for j := range g.rec {
+		if g.touches(j, l, h) {
+			dst = mech.AppendRun(dst, j, gap)
+		}
+	}
+	return dst
+}
+
+// AddMulVecRows implements mech.Normals (Cols.AddMulVecRows: the terms of
+// each row in AddMulVec's order; a column adds one term to each of its
+// rows).
+func (g *normals) AddMulVecRows(dst, y []float64, lo, hi int, runs [][2]int) {
+	l, h := int32(lo), int32(hi)
+	for _, run := range runs {
+		for k := run[0]; k < run[1]; k++ {
+			yk := y[k]
+			if yk == 0 || !g.touches(k, l, h) {
+				continue
+			}
+			r := &g.rec[k]
+			n := &g.con[g.cols[k]].n
+			if o := 6 * r.li; o >= l && o+3 <= h {
+				d := dst[o : o+3 : o+3]
+				d[0] += n[0] * yk
+				d[1] += n[1] * yk
+				d[2] += n[2] * yk
+			} else {
+				for a := int32(0); a < 3; a++ {
+					if o+a >= l && o+a < h {
+						dst[o+a] += n[a] * yk
+					}
+				}
+			}
+			if r.lj < 0 {
+				continue
+			}
+			if o := 6 * r.lj; o >= l && o+3 <= h {
+				d := dst[o : o+3 : o+3]
+				d[0] += -n[0] * yk
+				d[1] += -n[1] * yk
+				d[2] += -n[2] * yk
+			} else {
+				for a := int32(0); a < 3; a++ {
+					if o+a >= l && o+a < h {
+						dst[o+a] += -n[a] * yk
+					}
+				}
+			}
+		}
+	}
+}
+
+// readsNormals reports whether every operator of the law reads G through
+// mech.Problem.Normals (mech.MatrixFreeG), so that the islands may give
+// it matrix-free. The boxed LCP reads G's storage.
+func (li *lawInstance) readsNormals() bool {
+	if li.blcp != nil {
+		return false
+	}
+	if r, ok := li.inner.(mech.MatrixFreeG); !ok || !r.ReadsNormals() {
+		return false
+	}
+	if li.fr != nil {
+		if r, ok := li.fr.(mech.MatrixFreeG); !ok || !r.ReadsNormals() {
+			return false
+		}
+	}
+	return true
+}

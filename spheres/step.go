@@ -265,6 +265,8 @@ type workspace struct {
 	fIsland     func(w, i int)
 	bigAt       int  // overrides bigIsland (tests; 0: the constant)
 	storedD     bool // tests: store the tangent columns (p.D) for every law
+	storedG     bool // tests: store the normal columns (p.G) for every law
+	freeG       bool // the law reads G matrix-free (mech.MatrixFreeG); set by prepareLaws
 	colourAt    int  // the boxed LCP's ColourFrom (tests; 0: its default)
 
 	// periodic sides: per-direction cell sizes of the broad phase, and
