@@ -17,6 +17,7 @@ import (
 // the grid, and so do their solutions, bit for bit.
 func (s *System) canonicalize() {
 	w := &s.work
+	w.conGen++
 	for k := 0; k < w.npair; k++ {
 		c := &w.con[k]
 		if s.ID[c.i] > s.ID[c.j] {
@@ -25,7 +26,7 @@ func (s *System) canonicalize() {
 		}
 		s.pairBlock(c)
 	}
-	// Sort small keys, not the contact records (≈ 170 B each), then move
+	// Sort small keys, not the contact records (96 B each), then move
 	// each record once. Keys are unique (a pair or a sphere–wall contact
 	// is found once), so the order is the keys' alone.
 	keys := w.ckeys[:0]
@@ -55,24 +56,18 @@ type canonKey struct {
 	k    int32
 }
 
-// pairBlock sets a sphere pair's tangent, lever arms and block from its
-// normal and spheres, as the broad phase does.
+// pairBlock sets a sphere pair's tangent and lever arms from its normal
+// and spheres, as the broad phase does.
 func (s *System) pairBlock(c *contact) {
 	i, j := c.i, c.j
 	c.t, _ = tangents(c.n)
 	c.ri, c.rj = s.R[i], s.R[j]
-	c.ann = s.InvM[i] + s.InvM[j]
-	c.att = c.ann + s.R[i]*s.R[i]*s.InvI[i] + s.R[j]*s.R[j]*s.InvI[j]
-	c.ian, c.iat = 1/c.ann, 1/c.att
 }
 
-// wallBlock sets a wall contact's tangent, lever arm and block from its
-// normal and sphere, as the broad phase does.
+// wallBlock sets a wall contact's tangent and lever arm from its normal
+// and sphere, as the broad phase does.
 func (s *System) wallBlock(c *contact) {
 	i := c.i
 	c.t, _ = tangents(c.n)
 	c.ri, c.rj = s.R[i], 0
-	c.ann = s.InvM[i]
-	c.att = c.ann + s.R[i]*s.R[i]*s.InvI[i]
-	c.ian, c.iat = 1/c.ann, 1/c.att
 }

@@ -206,6 +206,7 @@ func (c *correction) missed(q []float64, tol float64, i, j int32, p *mech.Proble
 		ct.rj = s.R[j]
 	}
 	s.work.con = append(s.work.con, ct)
+	s.work.conGen++
 	c.base = len(s.work.con)
 	appendColumn(p, &ct)
 	return 1

@@ -36,6 +36,7 @@ func (s *System) Contact(k int) ContactData {
 func (s *System) SetContacts(cs []ContactData) {
 	w := &s.work
 	w.con = w.con[:0]
+	w.conGen++
 	w.npair = 0
 	for _, d := range cs {
 		c := contact{i: d.I, j: d.J, n: d.N, rel: d.Rel}
@@ -53,7 +54,9 @@ func (s *System) SetContacts(cs []ContactData) {
 // others in their order.
 func (s *System) KeepContacts(keep []bool) {
 	w := &s.work
-	con := w.con[:0]
+	nb := &w.nb
+	side := nb.gen == w.conGen && len(nb.rec) == len(w.con) // NBGS's records are current: keep them along
+	con, rec := w.con[:0], nb.rec[:0]
 	np := 0
 	for k := range w.con {
 		if keep[k] {
@@ -61,9 +64,16 @@ func (s *System) KeepContacts(keep []bool) {
 				np++
 			}
 			con = append(con, w.con[k])
+			if side {
+				rec = append(rec, nb.rec[k])
+			}
 		}
 	}
 	w.con, w.npair = con, np
+	w.conGen++
+	if side {
+		nb.rec, nb.gen = rec, w.conGen
+	}
 }
 
 // Margin returns the distance two spheres (or a sphere and a wall) can
@@ -170,13 +180,14 @@ func (s *System) Sweep(idx []int32, law *friction.NBGS, relaxed []bool) float64 
 	sw.shadows = sw.shadows[:0]
 	sw.stamp = growI32(sw.stamp, n)
 	sw.tag++
+	s.nbgsRecords()
 	for _, k := range idx {
-		c := &w.con[k]
-		c.vi = 6 * c.i
+		c, e := &w.con[k], &nb.rec[k]
+		e.vi = 6 * c.i
 		if c.j < 0 {
 			continue
 		}
-		c.vj = 6 * c.j
+		e.vj = 6 * c.j
 		if relaxed != nil && relaxed[c.j] {
 			if sw.stamp[c.j] != sw.tag {
 				sw.stamp[c.j] = sw.tag
@@ -205,7 +216,7 @@ func (s *System) Sweep(idx []int32, law *friction.NBGS, relaxed []bool) float64 
 		}
 		for _, k := range idx {
 			if c := &w.con[k]; c.j >= 0 && relaxed[c.j] {
-				c.vj = 6 * sw.slot[c.j]
+				nb.rec[k].vj = 6 * sw.slot[c.j]
 			}
 		}
 	}

@@ -34,6 +34,8 @@ type nbgsWork struct {
 	redPtr     []int32
 	redSlot    []int32
 	cnt        []int32
+	rec        []nbgsRec // per contact of the step (w.con)
+	gen        uint64    // rec is current when gen = the workspace's conGen
 	nd         int
 	relax, tol float64
 	block      friction.BlockLaw
@@ -79,19 +81,20 @@ func (s *System) solve(law *friction.NBGS) mech.Stats {
 		nb.cnt[d]++
 	}
 	// velocity slots: spheres, then one shadow per (domain, foreign sphere)
+	s.nbgsRecords()
 	nb.stamp = growI32(nb.stamp, n)
 	clear(nb.stamp)
 	nb.slotOf = growI32(nb.slotOf, n)
 	nb.shadowSrc, nb.shadowDom = nb.shadowSrc[:0], nb.shadowDom[:0]
 	for d := 0; d < nd; d++ {
 		for _, k := range nb.conIdx[nb.domStart[d]:nb.domStart[d+1]] {
-			c := &w.con[k]
-			c.vi = 6 * c.i
+			c, e := &w.con[k], &nb.rec[k]
+			e.vi = 6 * c.i
 			if c.j < 0 {
 				continue
 			}
 			if domOf(c.j) == int32(d) {
-				c.vj = 6 * c.j
+				e.vj = 6 * c.j
 				continue
 			}
 			if nb.stamp[c.j] != int32(d+1) {
@@ -100,7 +103,7 @@ func (s *System) solve(law *friction.NBGS) mech.Stats {
 				nb.shadowSrc = append(nb.shadowSrc, c.j)
 				nb.shadowDom = append(nb.shadowDom, int32(d))
 			}
-			c.vj = 6 * nb.slotOf[c.j]
+			e.vj = 6 * nb.slotOf[c.j]
 		}
 	}
 	ns := len(nb.shadowSrc)
@@ -210,15 +213,15 @@ func (s *System) sweepDomain(d int) {
 	mu := nb.mu
 	res := 0.0
 	for _, k := range nb.conIdx[nb.domStart[d]:nb.domStart[d+1]] {
-		c := &w.con[k]
-		vi := vel[c.vi : c.vi+6 : c.vi+6]
+		c, e := &w.con[k], &nb.rec[k]
+		vi := vel[e.vi : e.vi+6 : e.vi+6]
 		// δv = v_i − v_j − (r_i ω_i + r_j ω_j) × n
 		var dv, rw [3]float64
 		dv[0], dv[1], dv[2] = vi[0], vi[1], vi[2]
 		rw[0], rw[1], rw[2] = c.ri*vi[3], c.ri*vi[4], c.ri*vi[5]
 		var vj []float64
 		if c.j >= 0 {
-			vj = vel[c.vj : c.vj+6 : c.vj+6]
+			vj = vel[e.vj : e.vj+6 : e.vj+6]
 			dv[0] -= vj[0]
 			dv[1] -= vj[1]
 			dv[2] -= vj[2]
@@ -231,37 +234,37 @@ func (s *System) sweepDomain(d int) {
 		dv[0] -= rw[1]*n[2] - rw[2]*n[1]
 		dv[1] -= rw[2]*n[0] - rw[0]*n[2]
 		dv[2] -= rw[0]*n[1] - rw[1]*n[0]
-		x := c.x
+		x := e.x
 		b := [3]float64{
-			-(n[0]*dv[0] + n[1]*dv[1] + n[2]*dv[2] + c.rel[0]) + c.ann*x[0],
-			-(t[0]*dv[0] + t[1]*dv[1] + t[2]*dv[2] + c.rel[1]) + c.att*x[1],
-			-(o[0]*dv[0] + o[1]*dv[1] + o[2]*dv[2] + c.rel[2]) + c.att*x[2],
+			-(n[0]*dv[0] + n[1]*dv[1] + n[2]*dv[2] + c.rel[0]) + e.ann*x[0],
+			-(t[0]*dv[0] + t[1]*dv[1] + t[2]*dv[2] + c.rel[1]) + e.att*x[1],
+			-(o[0]*dv[0] + o[1]*dv[1] + o[2]*dv[2] + c.rel[2]) + e.att*x[2],
 		}
 		var nx [3]float64
 		if nb.block == friction.CoulombBlock {
-			pr := singlecontact.Problem{A: [3][3]float64{{c.ann, 0, 0}, {0, c.att, 0}, {0, 0, c.att}}, B: b, Mu: mu}
+			pr := singlecontact.Problem{A: [3][3]float64{{e.ann, 0, 0}, {0, e.att, 0}, {0, 0, e.att}}, B: b, Mu: mu}
 			nx = singlecontact.CoulombNearest(&pr, x, nb.coul[d][:0])
 		} else {
-			nx, _ = singlecontact.IsotropicInv(c.ian, c.iat, b, mu)
+			nx, _ = singlecontact.IsotropicInv(e.ian, e.iat, b, mu)
 		}
 		dn, dt, do := nx[0]-x[0], nx[1]-x[1], nx[2]-x[2]
 		if dn == 0 && dt == 0 && do == 0 {
 			continue
 		}
-		if c.j >= 0 && int(c.vj) >= 6*len(s.R) {
+		if c.j >= 0 && int(e.vj) >= 6*len(s.R) {
 			// a contact across domains (j is a shadow): the relaxed
 			// increment, the same for the impulse and both spheres
 			dn, dt, do = nb.relax*dn, nb.relax*dt, nb.relax*do
 			nx = [3]float64{x[0] + dn, x[1] + dt, x[2] + do}
 		}
-		c.x = nx
-		if r := c.ann * math.Abs(dn); r > res {
+		e.x = nx
+		if r := e.ann * math.Abs(dn); r > res {
 			res = r
 		}
-		if r := c.att * math.Abs(dt); r > res {
+		if r := e.att * math.Abs(dt); r > res {
 			res = r
 		}
-		if r := c.att * math.Abs(do); r > res {
+		if r := e.att * math.Abs(do); r > res {
 			res = r
 		}
 		// P = Δ_n n + Δ_t t + Δ_o o; n × P = Δ_t o − Δ_o t
@@ -287,4 +290,44 @@ func (s *System) sweepDomain(d int) {
 		}
 	}
 	nb.domRes[d] = res
+}
+
+// nbgsRec is what the sweeps keep per contact besides its record: the
+// offsets of the bodies' (v, ω) in the sweep's velocity array, the
+// isotropic block (A_nn, A_tt) and its inverses, and the impulse
+// x = (x_n, x_t, x_o). Only the sweeps allocate it (64 bytes per contact),
+// so the contact records of the other laws are 96 bytes, not 160.
+type nbgsRec struct {
+	vi, vj   int32
+	ann, att float64
+	ian, iat float64 // 1/A_nn, 1/A_tt
+	x        [3]float64
+}
+
+// nbgsRecords makes the sweeps' records current for the step's contacts:
+// when the contacts changed since they were made (conGen), the blocks
+// from the spheres (A_nn = 1/m_i + 1/m_j, A_tt = A_nn + r_i²/I_i + r_j²/I_j;
+// a wall has no j terms) and zero impulses; otherwise they are kept, with
+// the impulses of the sweeps so far (Sweep's calls within a step).
+func (s *System) nbgsRecords() {
+	w := &s.work
+	nb := &w.nb
+	if nb.gen == w.conGen && len(nb.rec) == len(w.con) {
+		return
+	}
+	nb.rec = grow(nb.rec, len(w.con))
+	for k := range w.con {
+		c, e := &w.con[k], &nb.rec[k]
+		i := c.i
+		var ann, att float64
+		if j := c.j; j >= 0 {
+			ann = s.InvM[i] + s.InvM[j]
+			att = ann + s.R[i]*s.R[i]*s.InvI[i] + s.R[j]*s.R[j]*s.InvI[j]
+		} else {
+			ann = s.InvM[i]
+			att = ann + s.R[i]*s.R[i]*s.InvI[i]
+		}
+		*e = nbgsRec{ann: ann, att: att, ian: 1 / ann, iat: 1 / att}
+	}
+	nb.gen = w.conGen
 }

@@ -95,7 +95,7 @@ func testKernelMatchesGeneral(t *testing.T, domains int) {
 		}
 		xs := 0.0
 		for k := range c.work.con {
-			x := c.work.con[k].x
+			x := c.work.nb.rec[k].x
 			worstX = math.Max(worstX, math.Max(math.Abs(x[0]-lam[k]), math.Max(math.Abs(x[1]-beta[2*k]), math.Abs(x[2]-beta[2*k+1]))))
 			xs = math.Max(xs, math.Abs(x[0]))
 		}

@@ -199,19 +199,16 @@ func (s *System) driftChunk(h float64) func(_, lo, hi int) {
 
 // contact is one contact of a step: sphere i and sphere j, or wall −1−j
 // (planes, then boxes, then cylinders), with the unit normal n from j to i,
-// tangent t (o = n × t completes the right-handed frame), the radii ri, rj (lever arms −ri
-// n on i, rj n on j; rj = 0 for walls), the isotropic block (A_nn, A_tt),
-// the known relative velocity rel in the frame (gap term and wall
-// velocity), and the impulse x = (x_n, x_t, x_o).
+// tangent t (o = n × t completes the right-handed frame), the radii ri, rj
+// (lever arms −ri n on i, rj n on j; rj = 0 for walls) and the known
+// relative velocity rel in the frame (gap term and wall velocity): 96
+// bytes. What only the NBGS sweeps use (the block, the impulse) is in
+// their own side array (nbgsRec), which no other law allocates.
 type contact struct {
-	i, j     int32
-	vi, vj   int32      // offsets of the bodies' (v, ω) in the solve's velocity array
-	n, t     [3]float64 // o = n × t is recomputed where needed
-	ri, rj   float64
-	ann, att float64
-	ian, iat float64 // 1/A_nn, 1/A_tt
-	rel      [3]float64
-	x        [3]float64
+	i, j   int32
+	n, t   [3]float64 // o = n × t is recomputed where needed
+	ri, rj float64
+	rel    [3]float64
 }
 
 // workspace holds everything a step reuses.
@@ -220,6 +217,7 @@ type workspace struct {
 	fKick, fDrift      func(_, lo, hi int)
 	fPairs, fWalls     func(w, lo, hi int)
 	con                []contact
+	conGen             uint64     // changes whenever con is replaced or reordered (nbgsRec)
 	cbuf               []contact  // canonicalize's copy of con
 	ckeys              []canonKey // canonicalize's sort keys
 	npair              int
@@ -488,6 +486,7 @@ func (s *System) detect(h, eps float64) {
 	// every range writes into its own region of con; the regions are
 	// then closed up in range order (conRegions, closeRegions)
 	w.con = w.con[:0]
+	w.conGen++
 	s.conRegions(0, nch)
 	s.pool.For(cells, 256, w.fPairs)
 	w.maxPen = 0
@@ -681,10 +680,7 @@ func (s *System) pair(out []contact, pen float64, i, j int) ([]contact, float64)
 	}
 	n := [3]float64{d[0] / l, d[1] / l, d[2] / l}
 	t, _ := tangents(n)
-	ann := s.InvM[i] + s.InvM[j]
-	c := contact{i: int32(i), j: int32(j), n: n, t: t, ri: s.R[i], rj: s.R[j],
-		ann: ann, att: ann + s.R[i]*s.R[i]*s.InvI[i] + s.R[j]*s.R[j]*s.InvI[j]}
-	c.ian, c.iat = 1/c.ann, 1/c.att
+	c := contact{i: int32(i), j: int32(j), n: n, t: t, ri: s.R[i], rj: s.R[j]}
 	if !w.alg4 {
 		c.rel[0] = sim.GapVelocity(xi0, w.h, w.eps)
 	}
@@ -765,10 +761,7 @@ func (s *System) wall(out []contact, pen float64, i, j int, xi float64, n, vw [3
 		pen = -xi
 	}
 	t, _ := tangents(n)
-	ann := s.InvM[i]
-	c := contact{i: int32(i), j: int32(j), n: n, t: t, ri: s.R[i],
-		ann: ann, att: ann + s.R[i]*s.R[i]*s.InvI[i]}
-	c.ian, c.iat = 1/c.ann, 1/c.att
+	c := contact{i: int32(i), j: int32(j), n: n, t: t, ri: s.R[i]}
 	// relative velocity = sphere's − wall's: the wall's part is known
 	gap := 0.0
 	if !w.alg4 {
