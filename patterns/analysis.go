@@ -26,17 +26,9 @@ type HeightField struct {
 func (y *Layer) HeightField() HeightField {
 	c := &y.Cfg
 	lx, ly := c.Sides()
-	nx, ny := max(4, int(lx/(1.5*c.Sigma))), max(4, int(ly/(1.5*c.Sigma)))
-	h := HeightField{NX: nx, NY: ny, LX: lx, LY: ly, Z: make([]float64, nx*ny)}
-	s := y.Sys
-	f := y.FloorHeight()
-	for i := 0; i < s.N(); i++ {
-		ix := min(nx-1, max(0, int(s.X[3*i]/lx*float64(nx))))
-		iy := min(ny-1, max(0, int(s.X[3*i+1]/ly*float64(ny))))
-		top := (s.X[3*i+2] + s.R[i] - f) / c.Sigma
-		if k := iy*nx + ix; top > h.Z[k] {
-			h.Z[k] = top
-		}
+	h := y.topField(max(4, int(lx/(1.5*c.Sigma))), max(4, int(ly/(1.5*c.Sigma))))
+	for k, z := range h.Z {
+		h.Z[k] = math.Max(z, 0)
 	}
 	return h
 }
@@ -64,6 +56,22 @@ func (h *HeightField) Spectrum() Spectrum {
 	for k, z := range h.Z {
 		a[k] = complex(z-mean, 0)
 	}
+	fft2(a, nx, ny)
+	sp := Spectrum{NX: nx, NY: ny, LX: h.LX, LY: h.LY, P: make([]float64, nx*ny)}
+	for b := 0; b < ny; b++ {
+		for c := 0; c < nx; c++ {
+			v := a[b*nx+c]
+			// index i holds frequency i for i < n/2 + (n odd), i − n above
+			kb, kc := shifted(b, ny), shifted(c, nx)
+			sp.P[kb*nx+kc] = real(v)*real(v) + imag(v)*imag(v)
+		}
+	}
+	return sp
+}
+
+// fft2 replaces a (nx × ny, row-major) by its 2D DFT (unnormalized; a
+// DFT along x, then along y; gonum's FFT).
+func fft2(a []complex128, nx, ny int) {
 	fx, fy := fourier.NewCmplxFFT(nx), fourier.NewCmplxFFT(ny)
 	row := make([]complex128, max(nx, ny))
 	for y := 0; y < ny; y++ {
@@ -80,16 +88,6 @@ func (h *HeightField) Spectrum() Spectrum {
 			a[y*nx+x] = row[y]
 		}
 	}
-	sp := Spectrum{NX: nx, NY: ny, LX: h.LX, LY: h.LY, P: make([]float64, nx*ny)}
-	for b := 0; b < ny; b++ {
-		for c := 0; c < nx; c++ {
-			v := a[b*nx+c]
-			// index i holds frequency i for i < n/2 + (n odd), i − n above
-			kb, kc := shifted(b, ny), shifted(c, nx)
-			sp.P[kb*nx+kc] = real(v)*real(v) + imag(v)*imag(v)
-		}
-	}
-	return sp
 }
 
 // shifted returns where DFT index i goes when zero frequency is moved to

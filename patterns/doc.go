@@ -74,12 +74,45 @@
 // of Umbanhowar, Melo & Swinney, λ/H = 1.0 + 1.1 f*^(−1.32) (Dispersion:
 // 4.95 for the hexagons, 7.19 for the squares, 4.25 for the stripes).
 //
+// # The shell measure
+//
+// Every sample is also measured as Bizon's own reproduction of the 1998
+// simulation measures its runs and the published panels
+// (github.com/cbizon/granular_benchmark, harness/METRICS.md; its panels:
+// hexagons 25σ, squares 33.3σ, stripes 20σ on the 100σ box). GridField:
+// cells of about σ (100 × 100 on Bizon's cell), the highest sphere top
+// above the floor per cell, an empty cell the median of the occupied
+// ones. Shells: the field smoothed by a Gaussian of 2 cells (periodic,
+// truncated at 8 cells), standardized (mean removed, divided by its
+// standard deviation, the "contrast"), multiplied by a 2D Hann window,
+// Fourier transformed; the power summed over the shells of integer wave
+// number s = round(|k| L/2π) (L = max(L_x, L_y); one shell per unit, as
+// the ring sums above, but without their centroid), and the strongest
+// shell with s ≥ 2 gives λ = L/s: on a 100σ cell only 50, 33.3, 25, 20,
+// 16.7, … σ. The orientational orders Q_m = |Σ P e^{imθ}| / Σ P over the
+// wave vectors within 0.75 of that shell (m = 2, 4, 6) classify the
+// pattern; Symmetry, the m of the largest Q_m, is our counterpart of the
+// peak count (stripes put their power at θ and θ + π, so all three Q_m
+// are large and Q2 the largest; squares give Q4, hexagons Q6). The ring
+// (Analyze) and the shell measure differ in three ways: the field
+// (1.5σ cells with empty cells at 0, against σ cells with the median), the
+// weighting (none, against a Gaussian smoothing that damps the power of
+// shell s by e^{−4π²(2σ)²(s/L)²}, 0.78 at s = 4 and 0.67 at s = 5 on the
+// 100σ cell, and the Hann window), and the wavelength (the centroid of
+// the ring sums, against the integer shell). Hexagons of λ = 21.7σ in the
+// 100σ cell are 25σ under the shell measure and 23.1σ under the ring
+// (TestShellsQuantize).
+//
 // # Files (Run with a directory; impactsim patterns)
 //
 // series.csv, one row per sample: time (s), cycles (f·t), lambda_sigma
 // (λ/σ), lambda_over_H, dispersion_lambda_over_H, peaks, contrast (the
 // ring's share of the spectrum's power), mean_height_sigma (the centres'
-// mean height above the floor, /σ). top.png: the last height field
+// mean height above the floor, /σ); then the shell measure of the same
+// moment: shell_lambda_sigma (λ/σ, L over the strongest shell),
+// shell_lambda_over_H, shell_symmetry (2, 4 or 6: the largest Q_m),
+// shell_q2, shell_q4, shell_q6 and shell_contrast_sigma (the smoothed
+// field's standard deviation, /σ). top.png: the last height field
 // (heights coloured); side.png: the spheres of a slab 4σ thick through
 // the middle of the cell seen along y (heights coloured); spectrum.png:
 // log₁₀ P with the dispersion relation's ring; top.gif: the sampled

@@ -39,6 +39,11 @@ type Sample struct {
 	// LambdaOverH is λ/H; MeanHeight the centres' mean height above the
 	// floor (σ).
 	LambdaOverH, MeanHeight float64
+	// Shell is the shell measure of the same moment (GridField, Shells;
+	// package documentation, "The shell measure"), ShellLambdaOverH its
+	// λ/H.
+	Shell            ShellPattern
+	ShellLambdaOverH float64
 }
 
 // StepCost sums the per-step statistics of a run (package spheres).
@@ -65,7 +70,8 @@ type Result struct {
 }
 
 // seriesHeader is the header of series.csv (package documentation).
-var seriesHeader = []string{"time", "cycles", "lambda_sigma", "lambda_over_H", "dispersion_lambda_over_H", "peaks", "contrast", "mean_height_sigma"}
+var seriesHeader = []string{"time", "cycles", "lambda_sigma", "lambda_over_H", "dispersion_lambda_over_H", "peaks", "contrast", "mean_height_sigma",
+	"shell_lambda_sigma", "shell_lambda_over_H", "shell_symmetry", "shell_q2", "shell_q4", "shell_q6", "shell_contrast_sigma"}
 
 // Run shakes the layer for o.Cycles periods, sampling the height field at
 // the drive phase 0 every o.SampleEvery periods (package documentation,
@@ -123,7 +129,8 @@ func (y *Layer) Run(o RunOptions) (Result, error) {
 			}
 			res.Samples = append(res.Samples, smp)
 			if csv != nil {
-				if err = csv.Write(smp.Time, smp.Cycles, smp.Lambda, smp.LambdaOverH, Dispersion(c.Point.FStar), float64(smp.Peaks), smp.Contrast, smp.MeanHeight); err != nil {
+				if err = csv.Write(smp.Time, smp.Cycles, smp.Lambda, smp.LambdaOverH, Dispersion(c.Point.FStar), float64(smp.Peaks), smp.Contrast, smp.MeanHeight,
+					smp.Shell.Lambda, smp.ShellLambdaOverH, float64(smp.Shell.Symmetry()), smp.Shell.Q2, smp.Shell.Q4, smp.Shell.Q6, smp.Shell.Contrast); err != nil {
 					break
 				}
 			}
@@ -196,12 +203,22 @@ func (y *Layer) sync() (bool, error) {
 	return y.Remote.Sync(y.Sys)
 }
 
-// sample analyses the height field now.
+// sample analyses the height field now, with both measures (Measure).
 func (y *Layer) sample() (Sample, HeightField) {
 	h := y.HeightField()
+	return y.Measure(&h), h
+}
+
+// Measure returns the layer's sample now under both measures: the
+// spectrum's ring (Spectrum.Analyze of h, the layer's HeightField) and
+// the shell measure (Shells of GridField).
+func (y *Layer) Measure(h *HeightField) Sample {
 	sp := h.Spectrum()
 	p := sp.Analyze(y.Cfg.Sigma, y.Cfg.Depth)
-	return Sample{Time: y.Time(), Cycles: y.Cycles(), Pattern: p, LambdaOverH: p.Lambda / y.Cfg.Depth, MeanHeight: y.MeanHeight()}, h
+	g := y.GridField()
+	sh := g.Shells(y.Cfg.Sigma)
+	return Sample{Time: y.Time(), Cycles: y.Cycles(), Pattern: p, LambdaOverH: p.Lambda / y.Cfg.Depth, MeanHeight: y.MeanHeight(),
+		Shell: sh, ShellLambdaOverH: sh.Lambda / y.Cfg.Depth}
 }
 
 // WritePictures writes top.png (the height field, heights coloured),

@@ -142,8 +142,12 @@ func cmdPatterns(args []string, stdout, stderr io.Writer) error {
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	save := outFile(fs, "save-state", "write the layer's state to this file after every sample and at the end (continue the run with --resume; one --pattern)")
 	resume := inFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth, --per-area, --aspect; --cycles more periods)")
+	measure := fs.Bool("measure", false, "with --resume: print the state's pattern under both measures (the ring and the shell measure, package patterns) and stop, no steps")
 	if _, err := parse(fs, args); err != nil {
 		return err
+	}
+	if *measure && *resume == "" {
+		return badInput("patterns: --measure needs --resume (the state to measure)")
 	}
 	lowGCHeadroom()
 	pts, err := o.points("patterns")
@@ -175,6 +179,10 @@ func cmdPatterns(args []string, stdout, stderr io.Writer) error {
 		y.SetPool(pool)
 		if err := resumeLayer("patterns", y, *resume); err != nil {
 			return err
+		}
+		if *measure {
+			printMeasure(stdout, y, *resume)
+			continue
 		}
 		dir := filepath.Join(*out, p.Name)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -210,6 +218,17 @@ func printPatternRun(w io.Writer, y *patterns.Layer, res patterns.Result, dir st
 		c.Point.Name, c.Point.FStar, c.Point.Gamma, c.N, c.H, spheres.Law{Operator: c.Operator, Friction: c.Friction}.Name(), res.Cost.Steps, y.Cycles(),
 		last.Lambda, last.LambdaOverH, patterns.Dispersion(c.Point.FStar), 100*(last.LambdaOverH/patterns.Dispersion(c.Point.FStar)-1), last.Peaks, c.Point.Peaks, last.Contrast,
 		res.Cost.Wall.Seconds()/float64(k), float64(res.Cost.Contacts)/float64(k), res.Cost.MaxIterations, res.Cost.MaxWallPenetration, correctionSummary(res.Cost, k), dir)
+}
+
+// printMeasure prints a state's pattern under both measures (--measure).
+func printMeasure(w io.Writer, y *patterns.Layer, path string) {
+	c := &y.Cfg
+	h := y.HeightField()
+	s := y.Measure(&h)
+	d := patterns.Dispersion(c.Point.FStar)
+	fmt.Fprintf(w, "%s: %s at %.2f cycles (dispersion λ/H %.3f)\n  ring:  λ = %.2fσ, λ/H = %.3f (%+.1f %%), %d peaks (want %d), ring power %.2f\n  shell: λ = %.2fσ (shell %d), λ/H = %.3f (%+.1f %%), symmetry %d (Q2 %.2f, Q4 %.2f, Q6 %.2f), contrast %.2fσ\n",
+		path, c.Point.Name, s.Cycles, d, s.Lambda, s.LambdaOverH, 100*(s.LambdaOverH/d-1), s.Peaks, c.Point.Peaks, s.Contrast,
+		s.Shell.Lambda, s.Shell.Shell, s.ShellLambdaOverH, 100*(s.ShellLambdaOverH/d-1), s.Shell.Symmetry(), s.Shell.Q2, s.Shell.Q4, s.Shell.Q6, s.Shell.Contrast)
 }
 
 // correctionSummary describes the position correction of a run (its

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -28,6 +29,9 @@ func TestPatternsCommand(t *testing.T) {
 	}
 	if len(tab.Columns) != len(seriesColumns) || len(tab.Columns[0]) != 2 {
 		t.Fatalf("series.csv: %d columns of %d rows, want %d columns of 2 rows", len(tab.Columns), len(tab.Columns[0]), len(seriesColumns))
+	}
+	if !slices.Equal(tab.Header, seriesColumns) {
+		t.Errorf("series.csv header %q, want %q", tab.Header, seriesColumns)
 	}
 	for _, f := range []string{"top.png", "side.png", "spectrum.png", "top.gif"} {
 		if st, err := os.Stat(filepath.Join(dir, "stripes", f)); err != nil || st.Size() == 0 {
@@ -71,7 +75,8 @@ func TestPatternsCorrection(t *testing.T) {
 }
 
 // seriesColumns is series.csv's header as patterns/doc.go documents it.
-var seriesColumns = []string{"time", "cycles", "lambda_sigma", "lambda_over_H", "dispersion_lambda_over_H", "peaks", "contrast", "mean_height_sigma"}
+var seriesColumns = []string{"time", "cycles", "lambda_sigma", "lambda_over_H", "dispersion_lambda_over_H", "peaks", "contrast", "mean_height_sigma",
+	"shell_lambda_sigma", "shell_lambda_over_H", "shell_symmetry", "shell_q2", "shell_q4", "shell_q6", "shell_contrast_sigma"}
 
 // TestPatternsResume: a run of 40 steps (0.4603 drive periods of the
 // squares at h = 10⁻³) saved with --save-state and continued for 40 more
@@ -120,6 +125,25 @@ func TestPatternsResume(t *testing.T) {
 	var ue usageError
 	if !errors.As(err, &ue) {
 		t.Errorf("--save-state with every pattern: %v, want a usage error", err)
+	}
+
+	// --measure: the saved state (0.92 cycles) under both measures, no
+	// steps
+	out.Reset()
+	if err := cmdPatterns([]string{"--pattern", "squares", "--n", "900", "--aspect", "0.866", "--resume", b, "--measure", "--out", filepath.Join(dir, "m")}, &out, &errb); err != nil {
+		t.Fatal(err)
+	}
+	m := out.String()
+	t.Log(strings.TrimSpace(m))
+	if !strings.Contains(m, "squares at 0.92 cycles") || !strings.Contains(m, "ring:  λ = ") || !strings.Contains(m, "shell: λ = ") {
+		t.Errorf("--measure printed %q, want the state at 0.92 cycles, a ring and a shell line", m)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "m")); err == nil {
+		t.Errorf("--measure wrote an output directory")
+	}
+	err = cmdPatterns([]string{"--pattern", "squares", "--measure", "--out", dir}, &out, &errb)
+	if !errors.As(err, &ue) {
+		t.Errorf("--measure without --resume: %v, want a usage error", err)
 	}
 }
 
