@@ -51,7 +51,7 @@ type GR struct {
 // normalChunk sets the relative normal velocities u_j = ∇g_jᵀ ṽ + NRel_j
 // for the contacts [lo, hi).
 func (o *GR) normalChunk(w, lo, hi int) {
-	o.g.ColDots(o.u, o.vt, lo, hi)
+	o.g.ColDots(o.u[lo:hi], o.vt, lo, hi)
 	if len(o.p.NRel) != 0 {
 		for j, r := range o.p.NRel[lo:hi] {
 			o.u[lo+j] += r

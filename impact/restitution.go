@@ -20,7 +20,7 @@ import (
 // grains of diameter σ under gravity g.
 type VelocityRestitution struct {
 	V0 float64
-	u  []float64
+	u  [256]float64 // the normal velocities of a range of contacts
 }
 
 // Check returns an error unless 0 < v₀ < ∞.
@@ -45,13 +45,16 @@ func (r *VelocityRestitution) E(e0, v float64) float64 {
 
 // Apply replaces every contact's coefficient cᵢ by e(vᵢ) with e₀ = cᵢ and
 // vᵢ = −uᵢ⁻ its approach speed (uᵢ⁻ = ∇gᵢᵀv⁻ + NRel[i], the relative
-// normal velocity). It does not allocate once its buffer has grown.
+// normal velocity). It takes the contacts a fixed range at a time, so it
+// holds no vector of m and does not allocate.
 func (r *VelocityRestitution) Apply(p *mech.Problem) {
 	m := p.NContacts()
-	r.u = grow(r.u, m)
-	p.RelNormalVelocities(r.u, p.V)
-	for i, u := range r.u {
-		p.CoR[i] = r.E(p.CoR[i], -u)
+	for lo := 0; lo < m; lo += len(r.u) {
+		hi := min(m, lo+len(r.u))
+		p.RelNormalVelocitiesRange(r.u[:], p.V, lo, hi)
+		for k, u := range r.u[:hi-lo] {
+			p.CoR[lo+k] = r.E(p.CoR[lo+k], -u)
+		}
 	}
 }
 

@@ -22,8 +22,9 @@ type Normals interface {
 	// AppendCol appends column j's entries (rows and values, in storage
 	// order) to rows and vals and returns them.
 	AppendCol(j int, rows []int32, vals []float64) ([]int32, []float64)
-	// ColDots sets dst[j] = ∇gⱼᵀ x for the columns j in [lo, hi)
-	// (Cols.ColDot's summation).
+	// ColDots sets dst[j−lo] = ∇gⱼᵀ x for the columns j in [lo, hi)
+	// (Cols.ColDot's summation): dst holds hi − lo values, so that a
+	// caller may take the products a range at a time.
 	ColDots(dst, x []float64, lo, hi int)
 	// AddMulVec sets dst += G y (by column, zero yⱼ skipped, entries in
 	// storage order).
@@ -71,10 +72,10 @@ func (c *Cols) AppendCol(j int, rows []int32, vals []float64) ([]int32, []float6
 	return append(rows, c.Row[a:b]...), append(vals, c.Val[a:b]...)
 }
 
-// ColDots sets dst[j] = ColDot(j, x) for the columns j in [lo, hi).
+// ColDots sets dst[j−lo] = ColDot(j, x) for the columns j in [lo, hi).
 func (c *Cols) ColDots(dst, x []float64, lo, hi int) {
 	for j := lo; j < hi; j++ {
-		dst[j] = c.ColDot(j, x)
+		dst[j-lo] = c.ColDot(j, x)
 	}
 }
 

@@ -115,9 +115,17 @@ func (p *Problem) DRelAt(k int) float64 {
 // uᵢ = ∇gᵢᵀ v + NRel[i] for every contact into dst (len m). Without NRel it
 // is NormalVelocities, bit for bit.
 func (p *Problem) RelNormalVelocities(dst, v []float64) {
-	p.Normals().ColDots(dst, v, 0, len(dst))
+	p.RelNormalVelocitiesRange(dst, v, 0, len(dst))
+}
+
+// RelNormalVelocitiesRange writes uᵢ (RelNormalVelocities) for the
+// contacts i in [lo, hi) into dst[i−lo], so that a caller may take them a
+// range at a time.
+func (p *Problem) RelNormalVelocitiesRange(dst, v []float64, lo, hi int) {
+	dst = dst[:hi-lo]
+	p.Normals().ColDots(dst, v, lo, hi)
 	if len(p.NRel) != 0 {
-		for i, r := range p.NRel[:len(dst)] {
+		for i, r := range p.NRel[lo:hi] {
 			dst[i] += r
 		}
 	}

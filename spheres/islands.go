@@ -657,7 +657,7 @@ func (g *normals) AppendCol(k int, rows []int32, vals []float64) ([]int32, []flo
 // ColDots implements mech.Normals with Cols.ColDot's summation of the
 // stored column's 3 or 6 entries (in order, from zero).
 func (g *normals) ColDots(dst, x []float64, lo, hi int) {
-	rec, cols, dst := g.rec[lo:hi], g.cols[lo:hi], dst[lo:hi]
+	rec, cols, dst := g.rec[lo:hi], g.cols[lo:hi], dst[:hi-lo]
 	for k := range rec {
 		r := &rec[k]
 		n := &g.con[cols[k]].n

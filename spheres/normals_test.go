@@ -70,6 +70,8 @@ func TestMatrixFreeNormalsAreExact(t *testing.T) {
 	gf.ColDots(uf, x, 0, m)
 	gs.MulTVec(us, x)
 	same("Gᵀx", uf, us)
+	gf.ColDots(uf, x, 5, m-3) // a range: uf[k] is column 5 + k's
+	same("Gᵀx on a range", uf[:m-8], us[5:m-3])
 	df, ds := make([]float64, n), make([]float64, n)
 	gf.AddMulVec(df, y)
 	gs.AddMulVec(ds, y)
