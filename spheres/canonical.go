@@ -24,9 +24,9 @@ func (s *System) canonicalize() {
 			c.i, c.j = c.j, c.i
 			c.n = [3]float64{-c.n[0], -c.n[1], -c.n[2]}
 		}
-		s.pairBlock(c)
+		c.t, _ = tangents(c.n) // of the swapped normal, as the broad phase makes it
 	}
-	// Sort small keys, not the contact records (96 B each), then move
+	// Sort small keys, not the contact records (80 B each), then move
 	// each record once. Keys are unique (a pair or a sphere–wall contact
 	// is found once), so the order is the keys' alone.
 	keys := w.ckeys[:0]
@@ -54,20 +54,4 @@ func (s *System) canonicalize() {
 type canonKey struct {
 	a, b int64
 	k    int32
-}
-
-// pairBlock sets a sphere pair's tangent and lever arms from its normal
-// and spheres, as the broad phase does.
-func (s *System) pairBlock(c *contact) {
-	i, j := c.i, c.j
-	c.t, _ = tangents(c.n)
-	c.ri, c.rj = s.R[i], s.R[j]
-}
-
-// wallBlock sets a wall contact's tangent and lever arm from its normal
-// and sphere, as the broad phase does.
-func (s *System) wallBlock(c *contact) {
-	i := c.i
-	c.t, _ = tangents(c.n)
-	c.ri, c.rj = s.R[i], 0
 }

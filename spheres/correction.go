@@ -201,10 +201,6 @@ func (c *correction) missed(q []float64, tol float64, i, j int32, p *mech.Proble
 	}
 	c.known = slices.Insert(c.known, at, key)
 	ct.n = nrm
-	ct.ri = s.R[i]
-	if j >= 0 {
-		ct.rj = s.R[j]
-	}
 	s.work.con = append(s.work.con, ct)
 	s.work.conGen++
 	c.base = len(s.work.con)

@@ -31,7 +31,7 @@ func (s *System) Contact(k int) ContactData {
 }
 
 // SetContacts replaces the step's contacts by cs (sphere pairs first, then
-// wall contacts), with tangents and blocks computed as the broad phase
+// wall contacts), with tangents computed as the broad phase
 // computes them, and zero impulses.
 func (s *System) SetContacts(cs []ContactData) {
 	w := &s.work
@@ -40,11 +40,9 @@ func (s *System) SetContacts(cs []ContactData) {
 	w.npair = 0
 	for _, d := range cs {
 		c := contact{i: d.I, j: d.J, n: d.N, rel: d.Rel}
+		c.t, _ = tangents(c.n) // as the broad phase makes it
 		if d.J >= 0 {
-			s.pairBlock(&c)
 			w.npair++
-		} else {
-			s.wallBlock(&c)
 		}
 		w.con = append(w.con, c)
 	}

@@ -476,9 +476,10 @@ func (s *System) islandColumns(iw *islandWork, lo, hi int, fill bool) {
 		if ct.j >= 0 {
 			lj = int(u.loc[ct.j])
 		}
-		ki, kj := ct.ri/iw.sc[li], 0.0
+		ri, rj := s.radii(ct)
+		ki, kj := ri/iw.sc[li], 0.0
 		if lj >= 0 {
-			kj = ct.rj / iw.sc[lj]
+			kj = rj / iw.sc[lj]
 		}
 		if !fill {
 			if !freeG {

@@ -218,16 +218,17 @@ func (s *System) sweepDomain(d int) {
 		// δv = v_i − v_j − (r_i ω_i + r_j ω_j) × n
 		var dv, rw [3]float64
 		dv[0], dv[1], dv[2] = vi[0], vi[1], vi[2]
-		rw[0], rw[1], rw[2] = c.ri*vi[3], c.ri*vi[4], c.ri*vi[5]
+		ri, rj := s.radii(c)
+		rw[0], rw[1], rw[2] = ri*vi[3], ri*vi[4], ri*vi[5]
 		var vj []float64
 		if c.j >= 0 {
 			vj = vel[e.vj : e.vj+6 : e.vj+6]
 			dv[0] -= vj[0]
 			dv[1] -= vj[1]
 			dv[2] -= vj[2]
-			rw[0] += c.rj * vj[3]
-			rw[1] += c.rj * vj[4]
-			rw[2] += c.rj * vj[5]
+			rw[0] += rj * vj[3]
+			rw[1] += rj * vj[4]
+			rw[2] += rj * vj[5]
 		}
 		n, t := &c.n, &c.t
 		o := cross(*n, *t) // as tangents(n) made it
@@ -296,7 +297,7 @@ func (s *System) sweepDomain(d int) {
 // offsets of the bodies' (v, ω) in the sweep's velocity array, the
 // isotropic block (A_nn, A_tt) and its inverses, and the impulse
 // x = (x_n, x_t, x_o). Only the sweeps allocate it (64 bytes per contact),
-// so the contact records of the other laws are 96 bytes, not 160.
+// so the contact records of the other laws are 80 bytes (contact).
 type nbgsRec struct {
 	vi, vj   int32
 	ann, att float64

@@ -24,6 +24,7 @@ func (s *System) ExportProblem(p *mech.Problem) {
 	copy(p.V, s.VW)
 	for k := range s.work.con {
 		c := &s.work.con[k]
+		ri, rj := s.radii(c)
 		col := func(m *mech.Cols, d [3]float64) {
 			// r_i × d = −r_i n × d; on j: −(r_j n × d)
 			nd := cross(c.n, d)
@@ -32,7 +33,7 @@ func (s *System) ExportProblem(p *mech.Problem) {
 				m.Append(o+a, d[a])
 			}
 			for a := 0; a < 3; a++ {
-				m.Append(o+3+a, -c.ri*nd[a])
+				m.Append(o+3+a, -ri*nd[a])
 			}
 			if c.j >= 0 {
 				o := 6 * int(c.j)
@@ -40,7 +41,7 @@ func (s *System) ExportProblem(p *mech.Problem) {
 					m.Append(o+a, -d[a])
 				}
 				for a := 0; a < 3; a++ {
-					m.Append(o+3+a, -c.rj*nd[a])
+					m.Append(o+3+a, -rj*nd[a])
 				}
 			}
 			m.EndCol()

@@ -199,16 +199,23 @@ func (s *System) driftChunk(h float64) func(_, lo, hi int) {
 
 // contact is one contact of a step: sphere i and sphere j, or wall −1−j
 // (planes, then boxes, then cylinders), with the unit normal n from j to i,
-// tangent t (o = n × t completes the right-handed frame), the radii ri, rj
-// (lever arms −ri n on i, rj n on j; rj = 0 for walls) and the known
-// relative velocity rel in the frame (gap term and wall velocity): 96
-// bytes. What only the NBGS sweeps use (the block, the impulse) is in
-// their own side array (nbgsRec), which no other law allocates.
+// tangent t (o = n × t completes the right-handed frame) and the known
+// relative velocity rel in the frame (gap term and wall velocity): 80
+// bytes. The lever arms are −r_i n on i and r_j n on j (System.radii).
+// What only the NBGS sweeps use (the block, the impulse) is in their own
+// side array (nbgsRec), which no other law allocates.
 type contact struct {
-	i, j   int32
-	n, t   [3]float64 // o = n × t is recomputed where needed
-	ri, rj float64
-	rel    [3]float64
+	i, j int32
+	n, t [3]float64 // o = n × t is recomputed where needed
+	rel  [3]float64
+}
+
+// radii returns the radii of contact c's spheres, r_j = 0 for a wall.
+func (s *System) radii(c *contact) (ri, rj float64) {
+	if c.j >= 0 {
+		rj = s.R[c.j]
+	}
+	return s.R[c.i], rj
 }
 
 // workspace holds everything a step reuses.
@@ -680,7 +687,7 @@ func (s *System) pair(out []contact, pen float64, i, j int) ([]contact, float64)
 	}
 	n := [3]float64{d[0] / l, d[1] / l, d[2] / l}
 	t, _ := tangents(n)
-	c := contact{i: int32(i), j: int32(j), n: n, t: t, ri: s.R[i], rj: s.R[j]}
+	c := contact{i: int32(i), j: int32(j), n: n, t: t}
 	if !w.alg4 {
 		c.rel[0] = sim.GapVelocity(xi0, w.h, w.eps)
 	}
@@ -761,7 +768,7 @@ func (s *System) wall(out []contact, pen float64, i, j int, xi float64, n, vw [3
 		pen = -xi
 	}
 	t, _ := tangents(n)
-	c := contact{i: int32(i), j: int32(j), n: n, t: t, ri: s.R[i]}
+	c := contact{i: int32(i), j: int32(j), n: n, t: t}
 	// relative velocity = sphere's − wall's: the wall's part is known
 	gap := 0.0
 	if !w.alg4 {
