@@ -299,15 +299,11 @@ func (b *BlockDiag) MulVecAddBlocks(dst, x, v []float64, lo, hi int) {
 		// (adding +0 changes no sum), so both forms agree bit for bit.
 		k := b.uni
 		for blk := lo; blk < hi; blk++ {
-			sb := b.Data[blk]
-			for i := blk * k; i < (blk+1)*k; i++ {
-				var sum float64
-				sum += sb * x[i]
-				if v != nil {
-					sum += v[i]
-				}
-				dst[i] = sum
+			var vb []float64
+			if v != nil {
+				vb = v[blk*k : (blk+1)*k]
 			}
+			mulAddScalar(b.Data[blk], dst[blk*k:(blk+1)*k], x[blk*k:(blk+1)*k], vb)
 		}
 		return
 	}
@@ -346,5 +342,29 @@ func (b *BlockDiag) MulVecAddBlocks(dst, x, v []float64, lo, hi int) {
 			}
 			dst[s+i] = sum + v[s+i]
 		}
+	}
+}
+
+// MulVecAddBlock sets dst = M_k x + v on block k's rows of a ShapeUniform
+// matrix, with dst, x and v (nil: none) holding only those rows, which
+// may lie anywhere (dst may be x): MulVecAddBlocks's arithmetic for one
+// block.
+func (b *BlockDiag) MulVecAddBlock(k int, dst, x, v []float64) {
+	if !b.scalar {
+		panic("mech: MulVecAddBlock needs a ShapeUniform matrix")
+	}
+	mulAddScalar(b.Data[k], dst, x, v)
+}
+
+// mulAddScalar sets dst = s·x + v (v nil: none) entry by entry, each sum
+// from zero.
+func mulAddScalar(s float64, dst, x, v []float64) {
+	for i := range dst {
+		var sum float64
+		sum += s * x[i]
+		if v != nil {
+			sum += v[i]
+		}
+		dst[i] = sum
 	}
 }

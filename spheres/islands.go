@@ -260,7 +260,6 @@ func (s *System) solveIsland(wk, a int) {
 		iw.err, iw.errAt = fmt.Errorf("spheres: island of %d contacts and %d spheres (law %s): %w", m, nb, w.law.Name(), err), a
 		return
 	}
-	iw.vp = growF(iw.vp, 6*nb)
 	from, grain := pooledVPlus, pooledVPlus/2
 	if w.bigAt > 0 {
 		from, grain = w.bigAt, min(grain, w.bigAt) // tests: small islands too
@@ -270,9 +269,10 @@ func (s *System) solveIsland(wk, a int) {
 		if iw.fVPlus == nil {
 			iw.fVPlus = func(_, lo, hi int) { s.vPlusSpheres(iw, lo, hi) }
 		}
-		s.pool.For(nb, grain, iw.fVPlus)
+		s.pool.For(nb, grain, iw.fVPlus) // into VW: no vector of 6·nb
 		return
 	}
+	iw.vp = growF(iw.vp, 6*nb)
 	p.ApplyImpulses(iw.vp, p.V, iw.lambda, iw.beta, nil) // 6×6 blocks: in place
 	s.writeVelocities(iw, 0, nb)
 }
@@ -294,60 +294,69 @@ func (s *System) writeVelocities(iw *islandWork, lo, hi int) {
 	}
 }
 
-// vPlusSpheres sets v⁺ = v + M⁻¹ (G λ + D β) on the rows of the island
-// spheres [lo, hi) and writes their velocities (writeVelocities). It is
-// Problem.ApplyImpulses's arithmetic restricted to those rows: each row
-// starts at zero and receives the terms of the normal columns in contact
-// order, then those of the tangent columns in column order (zero impulses
-// skipped), then its block of M⁻¹ and v; a contact's columns only have
-// rows of its two spheres (p.Bodies), so the others are passed over.
-// Disjoint sphere ranges on several goroutines therefore give
-// ApplyImpulses's v⁺ bit for bit.
+// vPlusSpheres sets v⁺ = v + M⁻¹ (G λ + D β) for the island spheres
+// [lo, hi) and writes it, the angular part unscaled, into their rows of
+// VW, which hold the sums meanwhile (the pooled island needs no vector of
+// its own). It is Problem.ApplyImpulses's arithmetic restricted to those
+// rows: each row starts at zero and receives the terms of the normal
+// columns in contact order, then those of the tangent columns in column
+// order (zero impulses skipped), then its block of M⁻¹ and v
+// (mech.BlockDiag.MulVecAddBlock), then writeVelocities's unscaling; a
+// contact's columns only have rows of its two spheres (p.Bodies), so the
+// others are passed over. Disjoint sphere ranges on several goroutines
+// therefore give ApplyImpulses's v⁺ bit for bit.
 func (s *System) vPlusSpheres(iw *islandWork, lo, hi int) {
 	p := &iw.p
-	vp := iw.vp
+	vw, bodies := s.VW, iw.bodies
+	for _, b := range bodies[lo:hi] {
+		clear(vw[6*b : 6*b+6])
+	}
 	l, h := int32(6*lo), int32(6*hi)
-	clear(vp[l:h])
+	// at is the VW index of island row r
+	at := func(r int32) int32 { return 6*bodies[r/6] + r%6 }
 	in := func(k int) bool {
 		bi, bj := p.Bodies[2*k], p.Bodies[2*k+1]
 		return (bi >= lo && bi < hi) || (bj >= lo && bj < hi)
 	}
-	if g, ok := p.Normals().(*mech.Cols); ok {
-		for k, y := range iw.lambda {
-			if y == 0 || !in(k) {
-				continue
-			}
-			for e := g.Ptr[k]; e < g.Ptr[k+1]; e++ {
-				if r := g.Row[e]; r >= l && r < h {
-					vp[r] += g.Val[e] * y
-				}
+	add := func(rs []int32, vs []float64, y float64) {
+		for e, r := range rs {
+			if r >= l && r < h {
+				vw[at(r)] += vs[e] * y
 			}
 		}
-	} else {
-		// matrix-free: every column, passed over by its spheres
-		p.Normals().AddMulVecRows(vp, iw.lambda, int(l), int(h), iw.allCols[:])
 	}
+	g, stored := p.Normals().(*mech.Cols)
 	var rows [12]int32
 	var vals [12]float64
+	for k, y := range iw.lambda {
+		if y == 0 || !in(k) {
+			continue
+		}
+		if stored {
+			add(g.Row[g.Ptr[k]:g.Ptr[k+1]], g.Val[g.Ptr[k]:g.Ptr[k+1]], y)
+			continue
+		}
+		n := (*normals)(&iw.tan).put(k, rows[:], vals[:])
+		add(rows[:n], vals[:n], y)
+	}
 	for c, y := range iw.beta[:p.NTangents()] {
 		if y == 0 || !in(p.TangentContact(c)) {
 			continue
 		}
-		rs, vs := p.D.Row, p.D.Val
 		if p.DBasis != nil {
 			n := iw.tan.put(c, rows[:], vals[:])
-			rs, vs = rows[:n], vals[:n]
+			add(rows[:n], vals[:n], y)
 		} else {
-			rs, vs = rs[p.D.Ptr[c]:p.D.Ptr[c+1]], vs[p.D.Ptr[c]:p.D.Ptr[c+1]]
-		}
-		for e, r := range rs {
-			if r >= l && r < h {
-				vp[r] += vs[e] * y
-			}
+			add(p.D.Row[p.D.Ptr[c]:p.D.Ptr[c+1]], p.D.Val[p.D.Ptr[c]:p.D.Ptr[c+1]], y)
 		}
 	}
-	p.MInv.MulVecAddBlocks(vp, vp, p.V, lo, hi)
-	s.writeVelocities(iw, lo, hi)
+	for lb := lo; lb < hi; lb++ {
+		b := bodies[lb]
+		v := vw[6*b : 6*b+6 : 6*b+6]
+		p.MInv.MulVecAddBlock(lb, v, v, p.V[6*lb:6*lb+6])
+		sc := iw.sc[lb]
+		v[3], v[4], v[5] = v[3]/sc, v[4]/sc, v[5]/sc
+	}
 }
 
 // buildIsland fills iw.p with the island of the given contacts (tag: 1 +
@@ -646,12 +655,18 @@ type normals tanBasis
 // NCols implements mech.Normals.
 func (g *normals) NCols() int { return len(g.rec) }
 
+// put writes column k's entries into rows, vals (room for 6) and returns
+// their number.
+func (g *normals) put(k int, rows []int32, vals []float64) int {
+	r := &g.rec[k]
+	return putColumn(rows, vals, int(r.li), int(r.lj), g.con[g.cols[k]].n, [3]float64{}, [3]float64{})
+}
+
 // AppendCol implements mech.Normals.
 func (g *normals) AppendCol(k int, rows []int32, vals []float64) ([]int32, []float64) {
 	l := len(rows)
 	rows, vals = slices.Grow(rows, 6)[:l+6], slices.Grow(vals, 6)[:l+6]
-	r := &g.rec[k]
-	n := putColumn(rows[l:], vals[l:], int(r.li), int(r.lj), g.con[g.cols[k]].n, [3]float64{}, [3]float64{})
+	n := g.put(k, rows[l:], vals[l:])
 	return rows[:l+n], vals[:l+n]
 }
 
