@@ -31,7 +31,6 @@ type GR struct {
 	vt     []float64 // ṽ
 	u      []float64 // Gᵀṽ
 	idx    []int     // violator indices
-	eps    []float64 // 1 + cᵢ for every contact
 	scr    []float64 // Gλ (length n): o.vt itself, or scrOwn
 	scrOwn []float64
 
@@ -116,13 +115,6 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	vtol := o.cfg.vtol()
 	o.vt = grow(o.vt, n)
 	o.u = grow(o.u, m)
-	o.eps = grow(o.eps, m)
-	for k, c := range p.CoR[:m] {
-		if o.restitution >= 0 {
-			c = o.restitution
-		}
-		o.eps[k] = 1 + c
-	}
 	copy(o.vt, p.V)
 	maxIter := o.cfg.maxIter()
 	pool := o.ker.pool
@@ -163,7 +155,8 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 			// warmStart); λ is zero before it, so it records increments.
 			o.ker.warm = &o.warm
 		}
-		r, err := o.ker.solve(o.g, &p.MInv, p.Bodies, o.u, o.eps, lambda)
+		o.ker.cor, o.ker.cOver = p.CoR, o.restitution // εᵢ = 1 + cᵢ, no vector of m
+		r, err := o.ker.solve(o.g, &p.MInv, p.Bodies, o.u, nil, lambda)
 		o.ker.colMap, o.ker.warm = nil, nil
 		st.Iterations++
 		st.Add(r)

@@ -27,9 +27,13 @@ type lcpSolve struct {
 	big    []int     // islands of two or more contacts, largest first
 
 	// arguments of the current call, for the island tasks
-	g       mech.Normals
-	minv    *mech.BlockDiag
-	u, eps  []float64
+	g      mech.Normals
+	minv   *mech.BlockDiag
+	u, eps []float64
+	// cor and cOver give εⱼ = 1 + cⱼ (cOver ≥ 0 overriding every cⱼ)
+	// when eps is nil: GR and LCP keep no vector of factors.
+	cor     []float64
+	cOver   float64
 	yOut    []float64
 	fIsland func(w, i int)
 	fSingle func(w, lo, hi int)
@@ -194,6 +198,19 @@ func (s *lcpSolve) solve(g mech.Normals, minv *mech.BlockDiag, bodies []int, u, 
 	return st, err
 }
 
+// epsAt returns the factor εⱼ = 1 + cⱼ of column j of g: eps[j], or from
+// cor and cOver when eps is nil (the same sum).
+func (s *lcpSolve) epsAt(j int) float64 {
+	if s.eps != nil {
+		return s.eps[j]
+	}
+	c := s.cor[j]
+	if s.cOver >= 0 {
+		c = s.cOver
+	}
+	return 1 + c
+}
+
 // feasible reports whether y = 0 solves the LCP of columns cols
 // (every εⱼuⱼ ≥ 0).
 func (s *lcpSolve) feasible(cols []int) bool {
@@ -201,7 +218,7 @@ func (s *lcpSolve) feasible(cols []int) bool {
 		if s.colMap != nil {
 			j = s.colMap[j]
 		}
-		if s.eps[j]*s.u[j] < 0 {
+		if s.epsAt(j)*s.u[j] < 0 {
 			return false
 		}
 	}
@@ -209,7 +226,7 @@ func (s *lcpSolve) feasible(cols []int) bool {
 }
 
 func (s *lcpSolve) clearArgs() {
-	s.g, s.minv, s.u, s.eps, s.yOut, s.bodies = nil, nil, nil, nil, nil, nil
+	s.g, s.minv, s.u, s.eps, s.yOut, s.bodies, s.cor = nil, nil, nil, nil, nil, nil, nil
 }
 
 // singles solves the one-contact islands s.single[lo:hi]: the LCP is
@@ -228,7 +245,7 @@ func (s *lcpSolve) singles(w, lo, hi int) {
 			a = mech.EntriesMInvNorm(s.colRows[w], s.colVals[w], s.minv)
 		}
 		var y float64
-		if bj := s.eps[gj] * s.u[gj]; bj < 0 && a > 0 {
+		if bj := s.epsAt(gj) * s.u[gj]; bj < 0 && a > 0 {
 			y = -bj / a
 		}
 		if s.colMap != nil {
@@ -260,7 +277,7 @@ func (s *lcpSolve) island(w, i int) {
 	ws.b = grow(ws.b, k)
 	ws.y = grow(ws.y, k)
 	for a, j := range gcols {
-		ws.b[a] = s.eps[j] * s.u[j]
+		ws.b[a] = s.epsAt(j) * s.u[j]
 		ws.y[a] = 0
 	}
 	if s.warm != nil {
@@ -315,7 +332,6 @@ type LCP struct {
 	ker         lcpSolve
 	warm        warmStart
 	u           []float64
-	eps         []float64
 }
 
 func newLCP(c Config) (*LCP, error) {
@@ -347,19 +363,12 @@ func (o *LCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 		return st, nil
 	}
 	o.u = grow(o.u, m)
-	o.eps = grow(o.eps, m)
 	p.RelNormalVelocities(o.u, p.V)
-	for i := 0; i < m; i++ {
-		c := p.CoR[i]
-		if o.restitution >= 0 {
-			c = o.restitution
-		}
-		o.eps[i] = 1 + c
-	}
 	if o.cfg.WarmStart {
 		o.ker.warm = &o.warm
 	}
-	st, err := o.ker.solve(p.Normals(), &p.MInv, p.Bodies, o.u, o.eps, lambda)
+	o.ker.cor, o.ker.cOver = p.CoR, o.restitution // εᵢ = 1 + cᵢ, no vector of m
+	st, err := o.ker.solve(p.Normals(), &p.MInv, p.Bodies, o.u, nil, lambda)
 	o.ker.warm = nil
 	st.Iterations = 1
 	if err != nil {
