@@ -405,7 +405,10 @@ func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled boo
 		p.G.Ptr = grow(p.G.Ptr, m+1)
 	}
 	if free || freeG {
-		iw.tan.con, iw.tan.cols, iw.tan.rec = w.con, cols, grow(iw.tan.rec, m)
+		iw.tan.con, iw.tan.cols = w.con, cols
+	}
+	if free {
+		iw.tan.rec = grow(iw.tan.rec, m)
 	}
 	if free {
 		p.DBasis = &iw.tan
@@ -415,6 +418,7 @@ func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled boo
 	}
 	p.CoR, p.Mu = grow(p.CoR, m), grow(p.Mu, m)
 	p.Bodies = grow(p.Bodies, 2*m)
+	iw.tan.bodies = p.Bodies
 	if w.moving {
 		p.NRel, p.DRel = grow(p.NRel, m), grow(p.DRel, 2*m)
 	}
@@ -503,8 +507,8 @@ func (s *System) islandColumns(iw *islandWork, lo, hi int, fill bool) {
 		if !freeG {
 			writeColumn(&p.G, p.G.Ptr[lk], li, lj, ct.n, [3]float64{}, [3]float64{})
 		}
-		if free || freeG {
-			iw.tan.rec[lk] = tanRec{li: int32(li), lj: int32(lj), ki: ki, kj: kj}
+		if free {
+			iw.tan.rec[lk] = tanRec{ki: ki, kj: kj}
 		}
 		if !free {
 			for c := 0; c < 2; c++ {
@@ -590,18 +594,18 @@ func tangentColumn(ct *contact, c int, ki, kj float64) (d, ai, aj [3]float64) {
 
 // tanBasis is an island's friction basis given matrix-free (mech.Basis):
 // column 2k is contact k's tangent t, 2k+1 its o = n × t, computed on
-// demand from the step's contact record and rec[k], exactly as the stored
-// columns are (tangentColumn, putColumn).
+// demand from the step's contact record, the island problem's Bodies and
+// rec[k], exactly as the stored columns are (tangentColumn, putColumn).
 type tanBasis struct {
-	con  []contact // the step's contacts
-	cols []int32   // the island's contacts (indices into con)
-	rec  []tanRec  // per island contact
+	con    []contact // the step's contacts
+	cols   []int32   // the island's contacts (indices into con)
+	bodies []int     // the island problem's Bodies: contact k's spheres at 2k, 2k+1 (−1: a wall)
+	rec    []tanRec  // per island contact (the friction basis only)
 }
 
-// tanRec is what a contact's tangent columns need besides its record: the
-// island spheres (lj −1: a wall) and the moment scales r/s.
+// tanRec is what a contact's tangent columns need besides its record and
+// its spheres: the moment scales r/s.
 type tanRec struct {
-	li, lj int32
 	ki, kj float64
 }
 
@@ -610,7 +614,7 @@ type tanRec struct {
 func (b *tanBasis) put(k int, rows []int32, vals []float64) int {
 	r := &b.rec[k>>1]
 	d, ai, aj := tangentColumn(&b.con[b.cols[k>>1]], k&1, r.ki, r.kj)
-	return putColumn(rows, vals, int(r.li), int(r.lj), d, ai, aj)
+	return putColumn(rows, vals, b.bodies[k&^1], b.bodies[k|1], d, ai, aj)
 }
 
 // NCols implements mech.Basis.
@@ -653,13 +657,12 @@ func scale3(a float64, v [3]float64) [3]float64 { return [3]float64{a * v[0], a 
 type normals tanBasis
 
 // NCols implements mech.Normals.
-func (g *normals) NCols() int { return len(g.rec) }
+func (g *normals) NCols() int { return len(g.cols) }
 
 // put writes column k's entries into rows, vals (room for 6) and returns
 // their number.
 func (g *normals) put(k int, rows []int32, vals []float64) int {
-	r := &g.rec[k]
-	return putColumn(rows, vals, int(r.li), int(r.lj), g.con[g.cols[k]].n, [3]float64{}, [3]float64{})
+	return putColumn(rows, vals, g.bodies[2*k], g.bodies[2*k+1], g.con[g.cols[k]].n, [3]float64{}, [3]float64{})
 }
 
 // AppendCol implements mech.Normals.
@@ -673,18 +676,18 @@ func (g *normals) AppendCol(k int, rows []int32, vals []float64) ([]int32, []flo
 // ColDots implements mech.Normals with Cols.ColDot's summation of the
 // stored column's 3 or 6 entries (in order, from zero).
 func (g *normals) ColDots(dst, x []float64, lo, hi int) {
-	rec, cols, dst := g.rec[lo:hi], g.cols[lo:hi], dst[:hi-lo]
-	for k := range rec {
-		r := &rec[k]
+	bodies, cols, dst := g.bodies[2*lo:2*hi], g.cols[lo:hi], dst[:hi-lo]
+	for k := range cols {
+		li, lj := bodies[2*k], bodies[2*k+1]
 		n := &g.con[cols[k]].n
-		o := 6 * int(r.li)
+		o := 6 * li
 		xi := x[o : o+3 : o+3]
 		var s float64
 		s += n[0] * xi[0]
 		s += n[1] * xi[1]
 		s += n[2] * xi[2]
-		if r.lj >= 0 {
-			o := 6 * int(r.lj)
+		if lj >= 0 {
+			o := 6 * lj
 			xj := x[o : o+3 : o+3]
 			s += -n[0] * xj[0]
 			s += -n[1] * xj[1]
@@ -700,14 +703,14 @@ func (g *normals) AddMulVec(dst, y []float64) {
 		if yk == 0 {
 			continue
 		}
-		r := &g.rec[k]
+		li, lj := g.bodies[2*k], g.bodies[2*k+1]
 		n := &g.con[g.cols[k]].n
-		o := 6 * int(r.li)
+		o := 6 * li
 		dst[o] += n[0] * yk
 		dst[o+1] += n[1] * yk
 		dst[o+2] += n[2] * yk
-		if r.lj >= 0 {
-			o := 6 * int(r.lj)
+		if lj >= 0 {
+			o := 6 * lj
 			dst[o] += -n[0] * yk
 			dst[o+1] += -n[1] * yk
 			dst[o+2] += -n[2] * yk
@@ -717,20 +720,19 @@ func (g *normals) AddMulVec(dst, y []float64) {
 
 // touches reports whether column k has an entry in the rows [lo, hi):
 // rows 6li … 6li+2 and, for a pair, 6lj … 6lj+2.
-func (g *normals) touches(k int, lo, hi int32) bool {
-	r := &g.rec[k]
-	if o := 6 * r.li; o+2 >= lo && o < hi {
+func (g *normals) touches(k int, lo, hi int) bool {
+	li, lj := g.bodies[2*k], g.bodies[2*k+1]
+	if o := 6 * li; o+2 >= lo && o < hi {
 		return true
 	}
-	o := 6 * r.lj
-	return r.lj >= 0 && o+2 >= lo && o < hi
+	o := 6 * lj
+	return lj >= 0 && o+2 >= lo && o < hi
 }
 
 // ColRuns implements mech.Normals (Cols.ColRuns).
 func (g *normals) ColRuns(dst [][2]int, lo, hi, gap int) [][2]int {
-	l, h := int32(lo), int32(hi)
-	for j := range g.rec {
-		if g.touches(j, l, h) {
+	for j := range g.cols {
+		if g.touches(j, lo, hi) {
 			dst = mech.AppendRun(dst, j, gap)
 		}
 	}
@@ -741,39 +743,31 @@ func (g *normals) ColRuns(dst [][2]int, lo, hi, gap int) [][2]int {
 // each row in AddMulVec's order; a column adds one term to each of its
 // rows).
 func (g *normals) AddMulVecRows(dst, y []float64, lo, hi int, runs [][2]int) {
-	l, h := int32(lo), int32(hi)
 	for _, run := range runs {
 		for k := run[0]; k < run[1]; k++ {
 			yk := y[k]
-			if yk == 0 || !g.touches(k, l, h) {
+			if yk == 0 || !g.touches(k, lo, hi) {
 				continue
 			}
-			r := &g.rec[k]
 			n := &g.con[g.cols[k]].n
-			if o := 6 * r.li; o >= l && o+3 <= h {
-				d := dst[o : o+3 : o+3]
-				d[0] += n[0] * yk
-				d[1] += n[1] * yk
-				d[2] += n[2] * yk
-			} else {
-				for a := int32(0); a < 3; a++ {
-					if o+a >= l && o+a < h {
-						dst[o+a] += n[a] * yk
-					}
+			for s, b := range g.bodies[2*k : 2*k+2] {
+				if b < 0 {
+					break
 				}
-			}
-			if r.lj < 0 {
-				continue
-			}
-			if o := 6 * r.lj; o >= l && o+3 <= h {
-				d := dst[o : o+3 : o+3]
-				d[0] += -n[0] * yk
-				d[1] += -n[1] * yk
-				d[2] += -n[2] * yk
-			} else {
-				for a := int32(0); a < 3; a++ {
-					if o+a >= l && o+a < h {
-						dst[o+a] += -n[a] * yk
+				d := [3]float64{n[0], n[1], n[2]}
+				if s == 1 {
+					d = [3]float64{-n[0], -n[1], -n[2]}
+				}
+				if o := 6 * b; o >= lo && o+3 <= hi {
+					r := dst[o : o+3 : o+3]
+					r[0] += d[0] * yk
+					r[1] += d[1] * yk
+					r[2] += d[2] * yk
+				} else {
+					for a := 0; a < 3; a++ {
+						if o+a >= lo && o+a < hi {
+							dst[o+a] += d[a] * yk
+						}
 					}
 				}
 			}
