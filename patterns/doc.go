@@ -24,7 +24,9 @@
 // has solid side walls (restitution 0.7, μ = 0.5) and diameters spread by
 // 1 %; here the sides are periodic (the choice, as in Smith et
 // al.) and the spheres of one size. Restitution e(v) = 1 − (1 − e₀)(v/v₀)^{3/4} below v₀ =
-// √(gσ) and e₀ = 0.7 above (impact.VelocityRestitution), friction μ = 0.5
+// √(gσ) and e₀ = 0.7 above (impact.VelocityRestitution; ConstantCoR,
+// --constant-restitution: e₀ for every impact, the single coefficient of
+// Smith et al.'s generalized restitution), friction μ = 0.5
 // (Alg. 3, or the boxed LCP), the floor z = A sin(2πf t) (package motion,
 // spheres.Plane.Follow), f = f*√(g/H), A = Γg/(2πf)². Bizon et al.'s
 // tangential restitution β₀ = 0.35 (Walton's model: a sticking contact's

@@ -62,6 +62,10 @@ type Config struct {
 	// Mu the friction coefficient; Rho the density (it cancels out of the
 	// impacts; bronze); G the gravitational acceleration.
 	CoR, Mu, Rho, G float64
+	// ConstantCoR makes every impact's coefficient e₀ (Smith et al.'s
+	// single restitution coefficient of generalized restitution, §5, §12)
+	// instead of Bizon et al.'s e(v) = 1 − (1 − e₀)(v/v₀)^{3/4} below v₀.
+	ConstantCoR bool
 	// H is the time step.
 	H float64
 	// Operator is the impact operator (gr, grr, qce, qce_lcp, lcp) and
@@ -190,7 +194,11 @@ func (c *Config) Amplitude() float64 {
 
 // Law returns the contact law of the layer.
 func (c *Config) Law() spheres.Law {
-	return spheres.Law{Operator: c.Operator, Friction: c.Friction, Solver: c.Solver, CoR: c.CoR, V0: math.Sqrt(c.G * c.Sigma),
+	v0 := math.Sqrt(c.G * c.Sigma)
+	if c.ConstantCoR {
+		v0 = 0 // spheres.Law: constant restitution
+	}
+	return spheres.Law{Operator: c.Operator, Friction: c.Friction, Solver: c.Solver, CoR: c.CoR, V0: v0,
 		BoxedTol: c.BoxedTol, BoxedMaxIter: c.BoxedMaxIter, Beta0: c.Beta0}
 }
 

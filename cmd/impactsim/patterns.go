@@ -28,6 +28,7 @@ type patternOpts struct {
 	dt, sigma, depth   float64
 	perArea, aspect    float64
 	beta0              float64
+	constantCoR        bool
 	operator, friction string
 	solver             string
 	blcpTol            float64
@@ -47,6 +48,7 @@ func (o *patternOpts) register(fs *flag.FlagSet, pattern string) {
 	fs.Float64Var(&o.aspect, "aspect", 1, "the periodic cell's L_y/L_x (1: square; 0.866 = √3/2 holds hexagons of wavelength L_x/4, package patterns)")
 	fs.StringVar(&o.operator, "operator", "gr", "impact operator: "+strings.Join(spheresOperators(), ", "))
 	fs.StringVar(&o.friction, "friction", "alg3", "friction law: `alg3` (maximal dissipation, Smith et al. Alg. 3) or blcp (boxed LCP, Zhang et al.)")
+	fs.BoolVar(&o.constantCoR, "constant-restitution", false, "every impact's restitution coefficient e₀ = 0.7 (Smith et al.'s one coefficient of generalized restitution) instead of Bizon et al.'s e(v) = 1 − 0.3 (v/√(gσ))^{3/4} below √(gσ)")
 	fs.Float64Var(&o.beta0, "beta0", 0, "Walton's tangential restitution β₀ on alg3's friction: a sticking contact's tangential velocity reversed by β₀ within the Coulomb bound (Bizon et al.: 0.35; 0: Alg. 3 as published)")
 	fs.StringVar(&o.solver, "solver", "auto", "QP solver of the exact island solves: `auto` (dense active set, interior point or MPRGP by size) or sparse (MPRGP), dense, interior")
 	fs.Float64Var(&o.blcpTol, "blcp-tol", 1e-6, "boxed LCP: relative change of the impulses at which the sweeps stop (--friction blcp)")
@@ -107,7 +109,7 @@ func (o *patternOpts) layer(name string, p patterns.Point, warn io.Writer) (*pat
 func (o *patternOpts) config(name string, p patterns.Point, warn io.Writer, ranks int) (patterns.Config, error) {
 	c := patterns.DefaultConfig(p)
 	c.N, c.H, c.Sigma, c.Depth, c.Operator, c.Friction, c.Solver, c.Seed = o.n, o.dt, o.sigma, o.depth, o.operator, o.friction, o.solver, o.seed
-	c.BoxedTol, c.BoxedMaxIter, c.Aspect, c.PerArea, c.Beta0 = o.blcpTol, o.blcpIters, o.aspect, o.perArea, o.beta0
+	c.BoxedTol, c.BoxedMaxIter, c.Aspect, c.PerArea, c.Beta0, c.ConstantCoR = o.blcpTol, o.blcpIters, o.aspect, o.perArea, o.beta0, o.constantCoR
 	if !(o.blcpTol > 0) || math.IsInf(o.blcpTol, 0) {
 		return c, badInput("%s: --blcp-tol: expected a tolerance > 0, got %v", name, o.blcpTol)
 	}
