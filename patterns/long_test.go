@@ -24,6 +24,9 @@ import (
 //	IMPACTSIM_PATTERNS_N=60000, IMPACTSIM_PATTERNS_CYCLES=40
 //	IMPACTSIM_PATTERNS_ASPECT=1 (L_y/L_x; 0.866 for hexagons, HexAspect)
 //	IMPACTSIM_PATTERNS_COARSE=1 (0: skip the h = 10⁻³ hexagon run)
+//	IMPACTSIM_PATTERNS_MEASURE=ring (shell: judge by the shell measure,
+//	  the most frequent symmetry and its median λ; both are logged)
+//	IMPACTSIM_PATTERNS_CONSTANT_COR=0 (1: --constant-restitution)
 //
 // Each run's files go to out/patterns-long/<pattern>_h<h>/. At 60,000
 // spheres a run of 40 periods takes about an hour on the 2 shared cores.
@@ -52,11 +55,13 @@ func TestPatternsLong(t *testing.T) {
 			points = append(points, p)
 		}
 	}
+	shell := os.Getenv("IMPACTSIM_PATTERNS_MEASURE") == "shell"
+	constant := os.Getenv("IMPACTSIM_PATTERNS_CONSTANT_COR") == "1"
 	pool := par.New(0)
 	defer pool.Close()
 	run := func(p Point, h float64) (peaks int, lambda, overH float64) {
 		c := DefaultConfig(p)
-		c.N, c.H, c.Aspect = n, h, aspect
+		c.N, c.H, c.Aspect, c.ConstantCoR = n, h, aspect, constant
 		y, err := New(c)
 		if err != nil {
 			t.Fatal(err)
@@ -74,15 +79,19 @@ func TestPatternsLong(t *testing.T) {
 		if k < 5 {
 			t.Fatalf("%s: %d samples in the last third of the run, want at least 5", p.Name, k)
 		}
-		t.Logf("%s, h = %g: over the last %d samples λ = %.2fσ, λ/H = %.3f (median; dispersion %.3f), %d peaks most often (want %d), %.3f s/step",
-			p.Name, h, k, lambda, overH, Dispersion(p.FStar), peaks, p.Peaks, res.Cost.Wall.Seconds()/float64(res.Cost.Steps))
+		sym, sl, sh, _ := lateShells(res.Samples)
+		t.Logf("%s, h = %g: over the last %d samples, ring: λ = %.2fσ, λ/H = %.3f (median; dispersion %.3f), %d peaks most often; shell: λ = %.2fσ, λ/H = %.3f, symmetry %d most often (want %d); %.3f s/step",
+			p.Name, h, k, lambda, overH, Dispersion(p.FStar), peaks, sl, sh, sym, p.Peaks, res.Cost.Wall.Seconds()/float64(res.Cost.Steps))
+		if shell {
+			return sym, sl, sh
+		}
 		return peaks, lambda, overH
 	}
 	hex := math.NaN()
 	for _, p := range points {
 		peaks, lambda, overH := run(p, 3e-4)
 		if peaks != p.Peaks {
-			t.Errorf("%s: %d peaks on the ring most often, want %d", p.Name, peaks, p.Peaks)
+			t.Errorf("%s: %d peaks on the ring (or symmetry, shell measure) most often, want %d", p.Name, peaks, p.Peaks)
 		}
 		if d := Dispersion(p.FStar); math.Abs(overH/d-1) > 0.15 {
 			t.Errorf("%s: median λ/H = %.3f, want within 15 %% of %.3f", p.Name, overH, d)
@@ -100,22 +109,36 @@ func TestPatternsLong(t *testing.T) {
 	}
 }
 
-// lateSamples summarizes the last third of a run's samples: the most
-// frequent peak count (the larger on a tie), the median λ (σ) and λ/H,
-// and the number of samples.
+// lateSamples summarizes the last third of a run's samples under the
+// ring measure: the most frequent peak count (the larger on a tie), the
+// median λ (σ) and λ/H, and the number of samples.
 func lateSamples(s []Sample) (peaks int, lambda, overH float64, k int) {
-	late := s[len(s)-len(s)/3:]
-	k = len(late)
+	return late(s, func(x Sample) (int, float64, float64) { return x.Peaks, x.Lambda, x.LambdaOverH })
+}
+
+// lateShells is lateSamples under the shell measure: the most frequent
+// symmetry (2, 4, 6; ShellPattern.Symmetry) in the peak count's place.
+func lateShells(s []Sample) (sym int, lambda, overH float64, k int) {
+	return late(s, func(x Sample) (int, float64, float64) { return x.Shell.Symmetry(), x.Shell.Lambda, x.ShellLambdaOverH })
+}
+
+// late summarizes the last third of the samples by what of returns for
+// each: the most frequent count (the larger on a tie), the median λ and
+// λ/H, and the number of samples.
+func late(s []Sample, of func(Sample) (int, float64, float64)) (peaks int, lambda, overH float64, k int) {
+	last := s[len(s)-len(s)/3:]
+	k = len(last)
 	if k == 0 {
 		return 0, math.NaN(), math.NaN(), 0
 	}
 	count := map[int]int{}
 	ls, hs := make([]float64, k), make([]float64, k)
-	for i, x := range late {
-		count[x.Peaks]++
-		ls[i], hs[i] = x.Lambda, x.LambdaOverH
-		if c := count[x.Peaks]; c > count[peaks] || (c == count[peaks] && x.Peaks > peaks) {
-			peaks = x.Peaks
+	for i, x := range last {
+		p, l, h := of(x)
+		count[p]++
+		ls[i], hs[i] = l, h
+		if c := count[p]; c > count[peaks] || (c == count[peaks] && p > peaks) {
+			peaks = p
 		}
 	}
 	slices.Sort(ls)

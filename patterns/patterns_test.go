@@ -261,6 +261,20 @@ func TestLateSamples(t *testing.T) {
 	if peaks != 8 || lambda != 20 || overH != 10 || k != 4 {
 		t.Errorf("peaks %d, λ %v, λ/H %v over %d samples; want 8, 20, 10 over 4", peaks, lambda, overH, k)
 	}
+	// the shell measure's symmetry and λ: the last four samples have Q6,
+	// Q6, Q4, Q6 largest and λ 25, 20, 25, 25
+	for i, q := range [][3]float64{{0.1, 0.2, 0.5}, {0.1, 0.2, 0.6}, {0.1, 0.5, 0.2}, {0.2, 0.1, 0.4}} {
+		x := &s[len(s)-4+i]
+		x.Shell = ShellPattern{Shell: 4, Lambda: 25, Q2: q[0], Q4: q[1], Q6: q[2]}
+		x.ShellLambdaOverH = 5
+		if i == 1 {
+			x.Shell.Shell, x.Shell.Lambda, x.ShellLambdaOverH = 5, 20, 4
+		}
+	}
+	sym, sl, sh, k := lateShells(s)
+	if sym != 6 || sl != 25 || sh != 5 || k != 4 {
+		t.Errorf("shells: symmetry %d, λ %v, λ/H %v over %d samples; want 6, 25, 5 over 4", sym, sl, sh, k)
+	}
 }
 
 // TestLayerTiled: a 2 × 2 tiling of a landing 900-sphere layer holds four
