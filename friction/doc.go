@@ -8,10 +8,20 @@
 //
 //	β = argmin_z ½ ‖p + Gλ + Dz‖²_{M⁻¹},   0 ≤ z ≤ diag(μ) λ.
 //
-// With a pool (SetPool) and at least 4096 sliding contacts, its sliding
-// velocities and the QP's products A z run by row ranges on the pool; each
-// row is summed as on one goroutine, so β is bitwise the same for any
-// number of workers (TestMaxDissipationPooledIsExact). It also reads a
+// With a pool (SetPool) and at least 4096 sliding contacts, its slip
+// decisions and directions (by contact ranges), the QP's products A z
+// and MPRGP's vector loops (qp.Sparse.SetPool: fixed blocks of variables,
+// partial sums added in block order) run on the pool; every entry and
+// every sum is computed in an order that does not depend on the split, so
+// β is bitwise the same for any number of workers
+// (TestMaxDissipationPooledIsExact, TestMaxDissipationPooledDirections).
+// With MatrixFreeFrom set, the QP's matrix A = DᵀM⁻¹D of that many
+// sliding directions or more is matrix-free (maxdiss_free.go):
+// A z = Dᵀ(M⁻¹(D z)), D z by ranges of bodies (each row summed in
+// direction order) and M⁻¹ applied per body, then one dot product per
+// direction, with no entry of A stored; it agrees with the assembled
+// matrix to rounding (TestMaxDissipationMatrixFreeAgrees) and trades the
+// assembled matrix's memory for more CPU time. It also reads a
 // friction basis given matrix-free (mech.Problem.DBasis: the columns
 // computed by the system when read, none stored), with the stored basis's
 // bits (TestMaxDissipationMatrixFreeBasis); Coulomb, NBGS and the boxed LCP

@@ -3,6 +3,7 @@ package friction
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 
 	"impactsim/mech"
@@ -33,10 +34,21 @@ type Operator interface {
 // conserves momentum (MOM: each d_k is an equal-and-opposite pair) and never
 // adds energy (KIN).
 type MaxDissipation struct {
+	// MatrixFreeFrom is the number of sliding directions from which the
+	// QP's matrix A = DᵀM⁻¹D is given matrix-free (freeDelassus: A z =
+	// Dᵀ(M⁻¹(D z)), no entry of A stored) instead of assembled
+	// (mech.Delassus); 0 means never. Matrix-free saves the assembled
+	// matrix and its assembly workspace (≈ 16 MiB, 280 bytes per sphere, at
+	// the landing of the 60,000-sphere vibrated layer) for ≈ 30 % more CPU
+	// time in that run: its Delassus matrix has ≈ 3–6 entries per row, so
+	// a product from the 12-entry directions costs more than one from the
+	// assembled rows (BENCHMARKS.md, issue 16).
+	MatrixFreeFrom int
+
 	solver qp.Solver
 	d      mech.Cols // one generalized direction per frictional contact
-	dIdx   []int     // first tangent column of each column of d
-	dEnd   []int     // one past its last tangent column
+	dIdx   []int32   // first tangent column of each column of d
+	dEnd   []int32   // one past its last tangent column
 	dNorm  []float64 // ‖w‖ of its contact
 	A      mech.Delassus
 	b, hi  []float64
@@ -45,24 +57,38 @@ type MaxDissipation struct {
 	scr    []float64
 	w      []float64
 	prob   qp.Problem
-	terms  []float64 // per column of D: its slip terms (slipTerms)
+	// per contact, at its first column of D: ‖w‖ if it slides, and the
+	// number of entries of its direction (0: it does not slide)
+	norm []float64
+	nent []int32
 	// per worker: scratch for a column of a matrix-free basis
-	// (mech.Problem.TangentCol)
+	// (mech.Problem.TangentCol) and for the rows of a contact's direction
 	colRows [][]int32
 	colVals [][]float64
+	dirRows [][]int32
 	p       *mech.Problem
+	lambda  []float64
 	fSlip   func(w, lo, hi int)
+	fFill   func(w, lo, hi int)
 	fB      func(w, lo, hi int)
 	pool    *par.Pool
 	pa      pooledDelassus
+	fa      freeDelassus
 	// poolFrom overrides pooledDelassusRows (tests; 0: the constant)
 	poolFrom int
 }
 
 // SetPool makes the products with the Delassus matrix of large problems
-// run on the workers of pool (row ranges: the result is the same bit for
-// bit for any number of workers).
-func (o *MaxDissipation) SetPool(pool *par.Pool) { o.pool = pool }
+// run on the workers of pool (row ranges), and hands the pool to the QP
+// solver when it takes one (qp.Sparse, qp.Auto: MPRGP's vector loops by
+// fixed blocks): the result is the same bit for bit for any number of
+// workers.
+func (o *MaxDissipation) SetPool(pool *par.Pool) {
+	o.pool = pool
+	if s, ok := o.solver.(interface{ SetPool(*par.Pool) }); ok {
+		s.SetPool(pool)
+	}
+}
 
 // pooledDelassusRows is the problem size (rows of A) from which the QP's
 // products A x are spread over the pool.
@@ -77,18 +103,90 @@ func (o *MaxDissipation) poolRows() int {
 }
 
 // slipChunk sets w_j = D_jᵀv⁻ + DRel_j (mech.Problem.RelTangentVelocities,
-// the same arithmetic) and the slip terms of columns [lo, hi) of o.p's
-// friction basis, on worker wk's column scratch.
+// the same arithmetic) for the friction columns of the contacts whose
+// first column is in [lo, hi) of o.p's friction basis, and decides for
+// each such contact whether it slides (Resolve's documentation): if so it
+// sets o.norm at its first column to ‖w‖ and o.nent to the number of
+// entries of its direction, else o.nent to 0. It runs on worker wk's
+// scratch. Ranges that cut through a contact's columns leave it to the
+// range holding its first column, so any split gives the same result.
 func (o *MaxDissipation) slipChunk(wk, lo, hi int) {
 	p := o.p
-	for j := lo; j < hi; j++ {
-		rows, vals := o.col(wk, p, j)
-		w := mech.DotEntries(rows, vals, p.V)
-		if len(p.DRel) != 0 {
-			w += p.DRel[j]
+	nd := len(o.w)
+	lo, hi = o.contactStart(lo), o.contactStart(hi)
+	for c0 := lo; c0 < hi; {
+		k := p.TangentContact(c0)
+		c1 := c0 + 1
+		for c1 < nd && p.TangentContact(c1) == k {
+			c1++
 		}
-		o.w[j] = w
-		o.terms[j] = slipTerms(p, j, rows, vals)
+		var norm2, terms float64
+		rs := o.dirRows[wk][:0]
+		for j := c0; j < c1; j++ {
+			rows, vals := o.col(wk, p, j)
+			w := mech.DotEntries(rows, vals, p.V)
+			if len(p.DRel) != 0 {
+				w += p.DRel[j]
+			}
+			o.w[j] = w
+			norm2 += w * w
+			terms += slipTerms(p, j, rows, vals)
+			for _, r := range rows {
+				if !slices.Contains(rs, r) {
+					rs = append(rs, r)
+				}
+			}
+		}
+		o.dirRows[wk] = rs
+		o.nent[c0] = 0
+		bound := p.Mu[k] * o.lambda[k]
+		if bound > 0 && norm2 > 0 && math.Sqrt(norm2) > SlipRoundoff*terms {
+			o.norm[c0], o.nent[c0] = math.Sqrt(norm2), int32(len(rs))
+		}
+		c0 = c1
+	}
+}
+
+// contactStart returns the first friction column c ≥ j of o.p that is its
+// contact's first (len(o.w) if none).
+func (o *MaxDissipation) contactStart(j int) int {
+	nd := len(o.w)
+	for j > 0 && j < nd && o.p.TangentContact(j-1) == o.p.TangentContact(j) {
+		j++
+	}
+	return j
+}
+
+// fillChunk writes the directions [lo, hi) into o.d (its Ptr set):
+// d = −Σ_j T_j w_j/‖w‖ over the contact's columns, accumulated row by row
+// in column order (columns of one contact share their rows, so a small
+// merge suffices), on worker wk's scratch.
+func (o *MaxDissipation) fillChunk(wk, lo, hi int) {
+	p, d := o.p, &o.d
+	for a := lo; a < hi; a++ {
+		start, end := d.Ptr[a], d.Ptr[a]
+		norm := o.dNorm[a]
+		for j := int(o.dIdx[a]); j < int(o.dEnd[a]); j++ {
+			s := -o.w[j] / norm
+			rows, vals := o.col(wk, p, j)
+			for e, row := range rows {
+				found := false
+				for q := start; q < end; q++ {
+					if d.Row[q] == row {
+						d.Val[q] += s * vals[e]
+						found = true
+						break
+					}
+				}
+				if !found {
+					d.Row[end], d.Val[end] = row, s*vals[e]
+					end++
+				}
+			}
+		}
+		if end != d.Ptr[a+1] {
+			panic(fmt.Sprintf("friction: direction %d has %d entries, counted %d", a, end-start, d.Ptr[a+1]-start))
+		}
 	}
 }
 
@@ -161,6 +259,16 @@ func slipTerms(p *mech.Problem, j int, rows []int32, vals []float64) float64 {
 // Name returns "mdp".
 func (o *MaxDissipation) Name() string { return "mdp" }
 
+// growSlack returns s with length n, reusing its storage when possible and
+// otherwise allocating a quarter more (sizes that creep up from step to
+// step do not allocate every step).
+func growSlack[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n, n+n/4+8)
+	}
+	return s[:n]
+}
+
 func grow(s []float64, n int) []float64 {
 	if cap(s) < n {
 		return make([]float64, n)
@@ -179,67 +287,51 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 		return st, nil
 	}
 	n := p.NDof()
-	// Build one direction per sliding contact from the pre-impact velocity.
-	o.d.Reset(n)
-	o.dIdx, o.dEnd, o.dNorm = o.dIdx[:0], o.dEnd[:0], o.dNorm[:0]
-	// w = Dᵀv⁻ + DRel (p.RelTangentVelocities) and each column's slip
-	// terms, by column ranges (on the pool for large problems)
+	// Build one direction per sliding contact from the pre-impact velocity:
+	// w = Dᵀv⁻ + DRel (p.RelTangentVelocities) and which contacts slide, by
+	// contact ranges (on the pool for large problems); the directions'
+	// places in o.d in contact order; then their entries, by direction
+	// ranges.
 	o.w = grow(o.w, nd)
-	o.terms = grow(o.terms, nd)
-	o.p = p
+	o.norm = grow(o.norm, nd)
+	o.nent = growI32(o.nent, nd)
+	o.p, o.lambda = p, lambda
 	if o.fSlip == nil {
-		o.fSlip = o.slipChunk
+		o.fSlip, o.fFill = o.slipChunk, o.fillChunk
 	}
 	if nw := o.pool.Workers(); len(o.colRows) < nw {
-		o.colRows, o.colVals = make([][]int32, nw), make([][]float64, nw)
+		o.colRows, o.colVals, o.dirRows = make([][]int32, nw), make([][]float64, nw), make([][]int32, nw)
 	}
-	if o.pool.Workers() > 1 && nd >= 2*o.poolRows() {
+	pooled := o.pool.Workers() > 1 && nd >= 2*o.poolRows()
+	if pooled {
 		o.pool.For(nd, min(2048, o.poolRows()), o.fSlip)
 	} else {
 		o.slipChunk(0, 0, nd)
 	}
-	o.p = nil
-	o.hi = o.hi[:0]
+	o.d.Reset(n)
+	o.dIdx, o.dEnd, o.dNorm, o.hi = o.dIdx[:0], o.dEnd[:0], o.dNorm[:0], o.hi[:0]
+	total := 0
 	for c0 := 0; c0 < nd; {
 		k := p.TangentContact(c0)
-		c1 := c0
+		c1 := c0 + 1
 		for c1 < nd && p.TangentContact(c1) == k {
 			c1++
 		}
-		bound := p.Mu[k] * lambda[k]
-		var norm2, terms float64
-		for j := c0; j < c1; j++ {
-			norm2 += o.w[j] * o.w[j]
-			terms += o.terms[j]
-		}
-		if bound > 0 && norm2 > 0 && math.Sqrt(norm2) > SlipRoundoff*terms {
-			norm := math.Sqrt(norm2)
-			// d = −Σ_j T_j w_j/‖w‖, accumulated row by row (columns of one
-			// contact share their rows, so a small merge suffices).
-			start := len(o.d.Row)
-			for j := c0; j < c1; j++ {
-				s := -o.w[j] / norm
-				rows, vals := o.col(0, p, j)
-				for e, row := range rows {
-					found := false
-					for q := start; q < len(o.d.Row); q++ {
-						if o.d.Row[q] == row {
-							o.d.Val[q] += s * vals[e]
-							found = true
-							break
-						}
-					}
-					if !found {
-						o.d.Append(int(row), s*vals[e])
-					}
-				}
-			}
-			o.d.EndCol()
-			o.dIdx, o.dEnd, o.dNorm = append(o.dIdx, c0), append(o.dEnd, c1), append(o.dNorm, norm)
-			o.hi = append(o.hi, bound)
+		if ne := int(o.nent[c0]); ne > 0 {
+			total += ne
+			o.d.Ptr = append(o.d.Ptr, total)
+			o.dIdx, o.dEnd, o.dNorm = append(o.dIdx, int32(c0)), append(o.dEnd, int32(c1)), append(o.dNorm, o.norm[c0])
+			o.hi = append(o.hi, p.Mu[k]*lambda[k])
 		}
 		c0 = c1
 	}
+	o.d.Row, o.d.Val = growSlack(o.d.Row, total), growSlack(o.d.Val, total)
+	if m := len(o.dIdx); pooled && m >= 2*o.poolRows() {
+		o.pool.For(m, min(2048, o.poolRows()), o.fFill)
+	} else {
+		o.fillChunk(0, 0, m)
+	}
+	o.p, o.lambda = nil, nil
 	m := len(o.dIdx)
 	if m == 0 {
 		return st, nil
@@ -269,7 +361,7 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 		// The relative sliding velocity along d adds d's combination of
 		// the known tangential velocities: b = dᵀv′ + Σⱼ (−wⱼ/‖w‖) DRelⱼ.
 		for a, c0 := range o.dIdx {
-			for j := c0; j < o.dEnd[a]; j++ {
+			for j := int(c0); j < int(o.dEnd[a]); j++ {
 				o.b[a] -= o.w[j] / o.dNorm[a] * p.DRel[j]
 			}
 		}
@@ -277,7 +369,12 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 	o.z = grow(o.z, m)
 	clear(o.z)
 	o.prob = qp.Problem{A: &o.A, B: o.b, Hi: o.hi}
-	if from := o.poolRows(); o.pool.Workers() > 1 && m >= from {
+	if o.MatrixFreeFrom > 0 && m >= o.MatrixFreeFrom {
+		// A matrix-free: products from the directions (o.vp, no longer
+		// needed, holds M⁻¹ D x)
+		o.fa.build(&o.d, &p.MInv, o.vp, o.pool, min(2048, o.poolRows()))
+		o.prob.A = &o.fa
+	} else if from := o.poolRows(); o.pool.Workers() > 1 && m >= from {
 		o.pa.Delassus, o.pa.pool, o.pa.grain = &o.A, o.pool, min(2048, from)
 		if o.pa.ranges == nil {
 			o.pa.ranges = func(n int, f func(w, lo, hi int)) { o.pa.pool.For(n, o.pa.grain, f) }
@@ -288,13 +385,14 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 		o.A.Assemble(&o.d, &p.MInv)
 	}
 	r, err := o.solver.Solve(&o.prob, o.z)
+	o.fa.u = nil
 	st.Iterations, st.Solves, st.SolverIterations, st.Residual = 1, 1, r.Iterations, r.Residual
 	if err != nil {
 		return st, fmt.Errorf("friction: maximal dissipation on %d sliding contacts: %w", m, err)
 	}
 	// Express β on the tangent columns: β_j = z · (−w_j/‖w‖).
 	for a, c0 := range o.dIdx {
-		for j := c0; j < o.dEnd[a]; j++ {
+		for j := int(c0); j < int(o.dEnd[a]); j++ {
 			beta[j] = -o.z[a] * o.w[j] / o.dNorm[a]
 		}
 	}

@@ -290,9 +290,10 @@ func (b *BlockDiag) MaxBlock() int {
 
 // MulVecAddBlocks sets dst = B x + v on the rows of blocks [lo, hi) (the
 // same arithmetic as MulVec followed by adding v), so that disjoint block
-// ranges can be done concurrently. dst may be x itself when no block is
-// larger than MaxInPlaceBlock: each block of x is read before the block of
-// dst is written.
+// ranges can be done concurrently; v may be nil (dst = B x, MulVec's
+// arithmetic). dst may be x itself when no block is larger than
+// MaxInPlaceBlock: each block of x is read before the block of dst is
+// written.
 func (b *BlockDiag) MulVecAddBlocks(dst, x, v []float64, lo, hi int) {
 	if b.scalar {
 		// s_b·I: the general loop's arithmetic without its zero terms
@@ -307,7 +308,7 @@ func (b *BlockDiag) MulVecAddBlocks(dst, x, v []float64, lo, hi int) {
 		}
 		return
 	}
-	if b.uni == 2 && b.Start[len(b.Start)-1] == 2*(len(b.Start)-1) {
+	if b.uni == 2 && b.Start[len(b.Start)-1] == 2*(len(b.Start)-1) && v != nil {
 		// 2×2 blocks (2D bodies), the same operations unrolled.
 		data := b.Data[4*lo : 4*hi]
 		x, v, dst := x[2*lo:2*hi], v[2*lo:2*hi], dst[2*lo:2*hi]
@@ -340,7 +341,10 @@ func (b *BlockDiag) MulVecAddBlocks(dst, x, v []float64, lo, hi int) {
 			for j, a := range row {
 				sum += a * xb[j]
 			}
-			dst[s+i] = sum + v[s+i]
+			if v != nil {
+				sum += v[s+i]
+			}
+			dst[s+i] = sum
 		}
 	}
 }

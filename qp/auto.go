@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"strings"
+
+	"impactsim/par"
 )
 
 // DefaultDenseMax is the largest m that Auto hands to its dense solver when
@@ -62,6 +64,14 @@ type Auto struct {
 	sparse   Sparse
 	polish   Sparse
 	interior Interior
+}
+
+// SetPool hands pool to the MPRGP solvers Auto owns (Sparse.SetPool:
+// their vector loops by fixed blocks, on the pool's workers for large
+// problems; the answer is the same for any pool).
+func (a *Auto) SetPool(pool *par.Pool) {
+	a.sparse.SetPool(pool)
+	a.polish.SetPool(pool)
 }
 
 // Solve implements Solver.

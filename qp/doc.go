@@ -131,7 +131,12 @@
 // (about one MulVec each): jittered hexagonal packings of 10⁴ contacts need
 // 7.4·m (falling pile) to 12.5·m (random velocities) iterations, because the
 // free-face CG runs unpreconditioned on a badly conditioned, singular A.
-// The iterate y on entry is the warm start.
+// The iterate y on entry is the warm start. A Sparse given a pool
+// (SetPool) runs its vector loops and sums by fixed blocks of SparseBlock
+// variables, the blocks' partial sums added in block order, on the pool's
+// workers from 4096 variables on: bitwise the same answer for any number
+// of workers (TestSparsePooledIsDeterministic); it rounds differently from
+// a Sparse without a pool only above one block.
 //
 // # Interior: primal–dual interior point with sparse Cholesky
 //

@@ -1,6 +1,10 @@
 package qp
 
-import "math"
+import (
+	"math"
+
+	"impactsim/par"
+)
 
 // DefaultSparseTol is the KKTResidual the Sparse solver must reach when
 // Sparse.Tol is zero.
@@ -60,10 +64,26 @@ type Sparse struct {
 	bmax     float64   // ‖b‖∞
 	xh, gh   []float64
 	gcg      []float64 // gradient at the half step during expand
-	t1, t2   []float64
-	alpha    float64 // expansion step length ᾱ
+	t1       []float64 // S v for the products; KKTResidual's scratch
+	alpha    float64   // expansion step length ᾱ
 	invAlpha float64
 	lam      float64 // estimate of ‖A_scaled‖
+
+	m int
+	// SetPool: the vector loops by fixed blocks (sparse_blocks.go)
+	pool    *par.Pool
+	blocked bool
+	part    []partial // per block
+	kk      int       // the kernel the blocks run
+	fBlocks func(w, b0, b1 int)
+	// the kernels' arguments
+	pr           *Problem
+	y            []float64
+	kv, kw, kdst []float64
+	kx0, kg0     []float64
+	kx1, kg1     []float64
+	ka           float64
+	kAdd         bool
 }
 
 // SparseSteps counts the steps of one Sparse solve by kind.
@@ -101,18 +121,9 @@ func (sp *Sparse) Solve(pr *Problem, y []float64) (Result, error) {
 	}
 	sp.setup(pr, y, m)
 	its, err := sp.run(tol, maxIter, gamma)
-	for i := 0; i < m; i++ {
-		lo, hi := pr.LoAt(i), pr.HiAt(i)
-		switch x := sp.x[i]; {
-		case x <= sp.lo[i]:
-			y[i] = lo
-		case x >= sp.hi[i]:
-			y[i] = hi
-		default:
-			y[i] = clamp(sp.s[i]*x, lo, hi)
-		}
-	}
-	sp.a = nil
+	sp.run1(kOut)
+	sp.a, sp.pr, sp.y = nil, nil, nil
+	sp.kv, sp.kw, sp.kdst, sp.kx0, sp.kg0, sp.kx1, sp.kg1 = nil, nil, nil, nil, nil, nil, nil
 	res.Iterations = its
 	res.Residual = KKTResidual(pr, y, sp.t1)
 	if err == errIterLimit || (err == nil && !(res.Residual <= tol)) {
@@ -137,63 +148,54 @@ func (sp *Sparse) setup(pr *Problem, y []float64, m int) {
 	sp.gh = resize(sp.gh, m)
 	sp.gcg = resize(sp.gcg, m)
 	sp.t1 = resize(sp.t1, m)
-	sp.t2 = resize(sp.t2, m)
-	dg, hasDiag := pr.A.(diagonaler)
-	for i := 0; i < m; i++ {
-		s := 1.0
-		if !sp.NoScaling {
-			var dii float64
-			if hasDiag {
-				dii = dg.Diag(i)
-			} else {
-				dii = pr.A.At(i, i)
-			}
-			if dii > 0 && !math.IsInf(dii, 1) {
-				s = 1 / math.Sqrt(dii)
-			}
-		}
-		sp.s[i] = s
-		sp.sq[i] = 1 / s
-		sp.bmax = math.Max(sp.bmax, math.Abs(pr.B[i]))
-		sp.lo[i] = pr.LoAt(i) / s
-		sp.hi[i] = pr.HiAt(i) / s
-		sp.bs[i] = s * pr.B[i]
-		sp.x[i] = clamp(y[i]/s, sp.lo[i], sp.hi[i])
-	}
+	sp.m, sp.pr, sp.y = m, pr, y
+	sp.bmax = sp.run1(kSetup).mx
 }
 
 // mul sets dst = S A S v with S = diag(s).
-func (sp *Sparse) mul(dst, v []float64) {
-	for i, vi := range v {
-		sp.t1[i] = sp.s[i] * vi
-	}
-	sp.a.MulVec(sp.t2, sp.t1)
-	for i, w := range sp.t2 {
-		dst[i] = sp.s[i] * w
-	}
+func (sp *Sparse) mul(dst, v []float64) { sp.mulAdd(dst, v, false) }
+
+// mulAdd sets dst = S A S v, plus S b with add.
+func (sp *Sparse) mulAdd(dst, v []float64, add bool) {
+	sp.kv = v
+	sp.run1(kScaleIn)
+	sp.a.MulVec(dst, sp.t1) // then scaled in place
+	sp.kdst, sp.kAdd = dst, add
+	sp.run1(kScaleOut)
 }
 
 // gradient recomputes g = S A S x + S b.
-func (sp *Sparse) gradient() {
-	sp.mul(sp.g, sp.x)
-	for i, b := range sp.bs {
-		sp.g[i] += b
+func (sp *Sparse) gradient() { sp.mulAdd(sp.g, sp.x, true) }
+
+// dotv returns vᵀw (by blocks with SetPool).
+func (sp *Sparse) dotv(v, w []float64) float64 {
+	sp.kv, sp.kw = v, w
+	return sp.run1(kDot).a
+}
+
+// normalizev scales v to unit 2-norm and returns its former norm
+// (normalize by blocks).
+func (sp *Sparse) normalizev(v []float64) float64 {
+	n := math.Sqrt(sp.dotv(v, v))
+	if n > 0 {
+		sp.kv, sp.ka = v, n
+		sp.run1(kDiv)
 	}
+	return n
 }
 
 // estimateNorm sets sp.lam to a power-iteration estimate of ‖S A S‖ and the
 // expansion step ᾱ = 1.8/λ̂ (just under the 2/‖A‖ that MPRGP allows).
 func (sp *Sparse) estimateNorm() {
 	v, w := sp.p, sp.ap
-	for i := range v {
-		v[i] = math.Sin(1.7*float64(i)+0.5) + 0.3
-	}
-	normalize(v)
+	sp.kv = v
+	sp.run1(kPowerInit)
+	sp.normalizev(v)
 	var lam float64
 	for k := 0; k < powerSteps; k++ {
 		sp.mul(w, v)
-		lam = math.Max(lam, dot(v, w))
-		if normalize(w) == 0 {
+		lam = math.Max(lam, sp.dotv(v, w))
+		if sp.normalizev(w) == 0 {
 			break
 		}
 		v, w = w, v
@@ -221,74 +223,27 @@ type stats struct {
 // sets p ← φ − beta·p (the CG direction update) and also returns gᵀp for
 // the new p; fusing the two passes saves memory traffic.
 func (sp *Sparse) scan(update bool, beta float64) (st stats, gp float64) {
-	x, g, p, lo, hi, sq, bs := sp.x, sp.g, sp.p, sp.lo, sp.hi, sp.sq, sp.bs
-	ia := sp.invAlpha
-	var num, ay, beta2, phiphi float64
-	for i, xi := range x {
-		gi, l, h := g[i], lo[i], hi[i]
-		free := l < xi && xi < h
-		if update {
-			pi := -beta * p[i]
-			if free {
-				pi += gi
-			}
-			p[i] = pi
-			gp += gi * pi
-		}
-		// |mid(x−lo, g, x−hi)| = |clamp(g, x−hi, x−lo)| for lo ≤ x ≤ hi.
-		// (min/max instead of branches on the sign of g, which are
-		// unpredictable.)
-		if v := math.Abs(min(max(gi, xi-h), xi-l)) * sq[i]; v > num {
-			num = v
-		}
-		if v := math.Abs(gi-bs[i]) * sq[i]; v > ay {
-			ay = v
-		}
-		if free {
-			phiphi += min(max(gi, (xi-h)*ia), (xi-l)*ia) * gi
-		} else if l != h {
-			b := max(gi, 0)
-			if xi <= l {
-				b = min(gi, 0)
-			}
-			beta2 += b * b
-		}
-	}
-	scale := max(sp.bmax, ay)
+	sp.kAdd, sp.ka = update, beta
+	r := sp.run1(kScan)
+	scale := max(sp.bmax, r.my)
 	if scale == 0 {
 		scale = math.SmallestNonzeroFloat64
 	}
-	return stats{r: num / scale, beta2: beta2, phiphi: phiphi}, gp
+	return stats{r: r.mx / scale, beta2: r.b, phiphi: r.c}, r.a
 }
 
 // curvature returns pᵀAp, pᵀp and the largest α with lo ≤ x − α p ≤ hi
 // together with the index of the bound reached (−1 if none).
 func (sp *Sparse) curvature() (pap, pp, af float64, blk int) {
-	af, blk = math.Inf(1), -1
-	x, lo, hi, ap := sp.x, sp.lo, sp.hi, sp.ap
-	for i, pi := range sp.p {
-		pap += pi * ap[i]
-		pp += pi * pi
-		bound := hi[i]
-		if pi > 0 {
-			bound = lo[i]
-		}
-		// x − bound has the sign of p (or is 0) for feasible x.
-		if d := math.Abs(x[i] - bound); d < af*math.Abs(pi) {
-			af, blk = d/math.Abs(pi), i
-		}
-	}
-	return pap, pp, af, blk
+	r := sp.run1(kCurv)
+	return r.a, r.b, r.af, r.blk
 }
 
 // step sets x ← P(x − α p), g ← g − α A p, landing the blocking variable
 // exactly on its bound.
 func (sp *Sparse) step(alpha float64, blk int) {
-	x, g, lo, hi, ap := sp.x, sp.g, sp.lo, sp.hi, sp.ap
-	for i, pi := range sp.p {
-		x[i] = clamp(x[i]-alpha*pi, lo[i], hi[i])
-		g[i] -= alpha * ap[i]
-	}
+	sp.ka = alpha
+	sp.run1(kStep)
 	sp.land(blk)
 }
 
@@ -304,29 +259,10 @@ func (sp *Sparse) land(blk int) {
 
 // setFreeGradient sets p = φ, the gradient restricted to the free variables,
 // and returns gᵀp = ‖φ‖².
-func (sp *Sparse) setFreeGradient() float64 {
-	var gp float64
-	for i, g := range sp.g {
-		if x := sp.x[i]; sp.lo[i] < x && x < sp.hi[i] {
-			sp.p[i] = g
-			gp += g * g
-		} else {
-			sp.p[i] = 0
-		}
-	}
-	return gp
-}
+func (sp *Sparse) setFreeGradient() float64 { return sp.run1(kFreeGrad).a }
 
 // freeNorm2 returns ‖φ‖², the squared norm of the free gradient.
-func (sp *Sparse) freeNorm2() float64 {
-	var n float64
-	for i, g := range sp.g {
-		if x := sp.x[i]; sp.lo[i] < x && x < sp.hi[i] {
-			n += g * g
-		}
-	}
-	return n
-}
+func (sp *Sparse) freeNorm2() float64 { return sp.run1(kFreeNorm).a }
 
 // expand performs an expansion step from x (where the CG step of length acg
 // along −p would leave the box at af): the projected CG step P(x − acg p) is
@@ -339,7 +275,7 @@ func (sp *Sparse) freeNorm2() float64 {
 // exact for quadratics and, unlike a difference of two values of f, not
 // swamped by rounding when the step is small.
 func (sp *Sparse) expand(acg, af float64, blk int) int {
-	x, g, lo, hi := sp.x, sp.g, sp.lo, sp.hi
+	x, g := sp.x, sp.g
 	extra := 0
 	// Feasible half step, kept in (xh, gh).
 	copy(sp.xh, x)
@@ -349,9 +285,8 @@ func (sp *Sparse) expand(acg, af float64, blk int) int {
 		x, xh := sp.x, sp.xh // xh: the start of the step
 		// f(x_cg) − f(x_half) = [f(x_cg) − f(x0)] − [f(x_half) − f(x0)]
 		dh, _ := sp.change(xh, sp.gh, x, g)
-		for i, pi := range sp.p {
-			x[i] = clamp(xh[i]-acg*pi, lo[i], hi[i])
-		}
+		sp.ka = acg
+		sp.run1(kProj)
 		copy(sp.gcg, g) // keep g at the half step
 		sp.gradient()
 		if dc, _ := sp.change(xh, sp.gh, x, g); dc < dh {
@@ -360,19 +295,14 @@ func (sp *Sparse) expand(acg, af float64, blk int) int {
 		extra++
 		// Back to the half step.
 		copy(g, sp.gcg)
-		for i, pi := range sp.p {
-			x[i] = clamp(xh[i]-af*pi, lo[i], hi[i])
-		}
+		sp.ka = af
+		sp.run1(kProj)
 		sp.land(blk)
 	}
 	copy(sp.xh, x)
 	copy(sp.gh, g)
 	for try := 0; ; try++ {
-		for i, gi := range g {
-			if xi := x[i]; lo[i] < xi && xi < hi[i] {
-				x[i] = clamp(xi-sp.alpha*gi, lo[i], hi[i])
-			}
-		}
+		sp.run1(kFreeStep)
 		sp.gradient()
 		if d, mag := sp.change(sp.xh, sp.gh, x, g); d <= 1e-12*mag || try == 3 {
 			return extra
@@ -388,19 +318,16 @@ func (sp *Sparse) expand(acg, af float64, blk int) int {
 // change returns f(x1) − f(x0) = ½ (g0 + g1)ᵀ(x1 − x0) and the rounding
 // scale ½ Σ|g0 + g1|·|x1 − x0| of that sum.
 func (sp *Sparse) change(x0, g0, x1, g1 []float64) (d, mag float64) {
-	for i, a := range x1 {
-		t := (g0[i] + g1[i]) * (a - x0[i])
-		d += t
-		mag += math.Abs(t)
-	}
-	return d / 2, mag / 2
+	sp.kx0, sp.kg0, sp.kx1, sp.kg1 = x0, g0, x1, g1
+	r := sp.run1(kChange)
+	return r.a / 2, r.b / 2
 }
 
 // run is MPRGP on the scaled problem; it returns the iteration count.
 func (sp *Sparse) run(tol float64, maxIter int, gamma float64) (int, error) {
 	sp.gradient()
 	sp.estimateNorm()
-	x, g, p, ap, lo, hi := sp.x, sp.g, sp.p, sp.ap, sp.lo, sp.hi
+	p, ap := sp.p, sp.ap
 	its, stale := 0, 0
 	sp.Steps = SparseSteps{}
 	defer sp.countFree()
@@ -427,17 +354,7 @@ func (sp *Sparse) run(tol float64, maxIter int, gamma float64) (int, error) {
 		its++
 		if st.beta2 > gamma*gamma*st.phiphi {
 			// Proportioning: release bounds along the chopped gradient β.
-			for i, gi := range g {
-				var b float64
-				if lo[i] != hi[i] {
-					if xi := x[i]; xi <= lo[i] {
-						b = min(gi, 0)
-					} else if xi >= hi[i] {
-						b = max(gi, 0)
-					}
-				}
-				p[i] = b
-			}
+			sp.run1(kProp)
 			sp.mul(ap, p)
 			pap, pp, af, blk := sp.curvature()
 			alpha := af
@@ -495,16 +412,8 @@ func (sp *Sparse) run(tol float64, maxIter int, gamma float64) (int, error) {
 		}
 		// CG step ...
 		sp.Steps.CG++
-		var phiAp float64
-		for i, pi := range p {
-			xi := clamp(x[i]-acg*pi, lo[i], hi[i])
-			x[i] = xi
-			gi := g[i] - acg*ap[i]
-			g[i] = gi
-			if lo[i] < xi && xi < hi[i] {
-				phiAp += gi * ap[i]
-			}
-		}
+		sp.ka = acg
+		phiAp := sp.run1(kCG).a
 		sp.land(blk)
 		if stale++; stale >= recomputeEvery {
 			sp.gradient()
@@ -536,11 +445,7 @@ func normalize(v []float64) float64 {
 }
 
 func (sp *Sparse) countFree() {
-	for i, xi := range sp.x {
-		if sp.lo[i] < xi && xi < sp.hi[i] {
-			sp.Steps.Free++
-		} else {
-			sp.Steps.Bound++
-		}
-	}
+	f := sp.run1(kCount).n
+	sp.Steps.Free += f
+	sp.Steps.Bound += sp.m - f
 }

@@ -1,0 +1,4 @@
+package qp
+
+// For the external tests.
+const SparsePoolFrom = sparsePoolFrom
