@@ -110,6 +110,7 @@ type System struct {
 
 	det      detector
 	miss     missed
+	clo      closure
 	ff       freeFlight
 	massFill massFill
 }

@@ -155,6 +155,13 @@
 //	correction_passes  projection passes of the position correction at this
 //	                   step (0: nothing penetrated beyond its tolerance, or
 //	                   no correction)
+//	redetect_rounds    re-solves of the contact law on an enlarged active set
+//	                   at this step (--redetect, the closed active set;
+//	                   0 without it)
+//	redetect_added     contacts the closure added to Alg. 4's active set
+//	redetect_missing   contacts of the step's final motion still outside
+//	                   the set when the closure reached its re-solve cap
+//	                   (0: the set is closed)
 //
 // Integer columns are written as integral floats ("12"). SeriesWriter writes
 // any such numeric CSV with a header of your choice, and ReadSeries reads it
@@ -175,7 +182,9 @@
 // start of the set-up), setup_seconds, steps_with_contacts,
 // max_contacts, max_operator_iterations, capped_steps (steps with a capped
 // solve, see energy.csv), worst_capped_residual, capped_tolerance and
-// first_capped_step (absent when no step was capped), energy_initial,
+// first_capped_step (absent when no step was capped),
+// redetect_capped_steps and first_redetect_capped_step (steps whose
+// closed active set reached its re-solve cap; absent when none), energy_initial,
 // energy_final, max_relative_energy_drift, wall_work (energy.csv's last
 // wall_work), momentum_initial and
 // momentum_final (2 or 3 components), output_dir, error (absent after a

@@ -62,18 +62,18 @@ func ExampleNewSeriesWriter() {
 		panic(err)
 	}
 	// step, time, kinetic, potential, total, px, py, contacts, impact_iterations, seconds, capped, residual, wall_work,
-	// overlap, correction_pe, correction_passes
-	w.Write(0, 0, 0.5, 9.81, 10.31, 1, 0, 0, 0, 0.00012, 0, 0, 0, 0, 0, 0)
-	w.Write(1, 0.001, 0.5196, 9.7904, 10.31, 1, -0.0098, 1, 3, 0.00015, 0, 2.5e-13, 0, 2.5e-7, 4.9e-6, 1)
+	// overlap, correction_pe, correction_passes, redetect_rounds, redetect_added, redetect_missing
+	w.Write(0, 0, 0.5, 9.81, 10.31, 1, 0, 0, 0, 0.00012, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+	w.Write(1, 0.001, 0.5196, 9.7904, 10.31, 1, -0.0098, 1, 3, 0.00015, 0, 2.5e-13, 0, 2.5e-7, 4.9e-6, 1, 0, 0, 0)
 	if err := w.Close(); err != nil {
 		panic(err)
 	}
 	data, _ := os.ReadFile(path)
 	fmt.Print(string(data))
 	// Output:
-	// step,time,kinetic,potential,total,px,py,contacts,impact_iterations,seconds,capped,residual,wall_work,overlap,correction_pe,correction_passes
-	// 0,0,0.5,9.81,10.31,1,0,0,0,0.00012,0,0,0,0,0,0
-	// 1,0.001,0.5196,9.7904,10.31,1,-0.0098,1,3,0.00015,0,2.5e-13,0,2.5e-07,4.9e-06,1
+	// step,time,kinetic,potential,total,px,py,contacts,impact_iterations,seconds,capped,residual,wall_work,overlap,correction_pe,correction_passes,redetect_rounds,redetect_added,redetect_missing
+	// 0,0,0.5,9.81,10.31,1,0,0,0,0.00012,0,0,0,0,0,0,0,0,0
+	// 1,0.001,0.5196,9.7904,10.31,1,-0.0098,1,3,0.00015,0,2.5e-13,0,2.5e-07,4.9e-06,1,0,0,0
 }
 
 func ExampleWriteScene2D() {

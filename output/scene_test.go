@@ -125,7 +125,7 @@ func TestSeriesWriter(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := w.Write(0, 0, 1.5, -2, -0.5, 0.1, 0, 3, 12, 0.001, 0, 1e-13, 0, 2e-7, 1e-5, 1); err != nil {
+	if err := w.Write(0, 0, 1.5, -2, -0.5, 0.1, 0, 3, 12, 0.001, 0, 1e-13, 0, 2e-7, 1e-5, 1, 0, 0, 0); err != nil {
 		t.Fatal(err)
 	}
 	if err := w.Write(1, 2); err == nil {

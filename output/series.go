@@ -19,7 +19,8 @@ var EnergyHeader = EnergyColumns(2)
 func EnergyColumns(dim int) []string {
 	cols := []string{"step", "time", "kinetic", "potential", "total"}
 	cols = append(cols, []string{"px", "py", "pz"}[:dim]...)
-	return append(cols, "contacts", "impact_iterations", "seconds", "capped", "residual", "wall_work", "overlap", "correction_pe", "correction_passes")
+	return append(cols, "contacts", "impact_iterations", "seconds", "capped", "residual", "wall_work", "overlap", "correction_pe", "correction_passes",
+		"redetect_rounds", "redetect_added", "redetect_missing")
 }
 
 // SeriesWriter writes a CSV time series: a header line, then one row of

@@ -149,6 +149,11 @@ type Summary struct {
 	CorrectionEnergy      float64  `json:"correction_energy"`
 	CorrectionCappedSteps int      `json:"correction_capped_steps"`
 	CorrectionTol         float64  `json:"correction_tolerance,omitempty"`
+	// RedetectCappedSteps counts the steps whose closed active set
+	// (--redetect) was still growing at its re-solve cap (energy.csv
+	// redetect_missing > 0), FirstRedetectCappedStep the first of them.
+	RedetectCappedSteps     int `json:"redetect_capped_steps,omitempty"`
+	FirstRedetectCappedStep int `json:"first_redetect_capped_step,omitempty"`
 	// BodyChanges is present when the number of bodies changed during
 	// the run (a scripted scene inserted or deleted bodies); Bodies is
 	// then the initial number.
@@ -426,8 +431,10 @@ func Run(sys System, c Config) (*Summary, error) {
 		if !measured {
 			overlap = math.NaN()
 		}
-		row = append(row, float64(l.Contacts), float64(l.Law.Iterations), (l.Integration + l.Detection + l.Impact + cs.Time).Seconds(),
-			float64(l.Law.Capped), l.Law.Residual, res.WallWork, overlap, cs.PotentialChange, float64(cs.Passes))
+		cl := &l.Closure
+		row = append(row, float64(l.Contacts), float64(l.Law.Iterations), (l.Integration + l.Detection + l.Impact + cs.Time + cl.Time).Seconds(),
+			float64(l.Law.Capped), l.Law.Residual, res.WallWork, overlap, cs.PotentialChange, float64(cs.Passes),
+			float64(cl.Rounds), float64(cl.Added), float64(cl.Missing))
 		if res.Energy0 != 0 {
 			e0 := res.Energy0
 			if bc := res.BodyChanges; bc != nil {
@@ -472,6 +479,12 @@ func Run(sys System, c Config) (*Summary, error) {
 			if cs.Capped {
 				res.CorrectionCappedSteps++
 			}
+		}
+		if l.Closure.Capped {
+			if res.RedetectCappedSteps == 0 {
+				res.FirstRedetectCappedStep = st.N
+			}
+			res.RedetectCappedSteps++
 		}
 		if l.Law.Capped > 0 {
 			if res.CappedSteps == 0 {
@@ -610,6 +623,13 @@ func (s *Summary) Warning() string {
 	if s.CorrectionCappedSteps > 0 {
 		w = fmt.Sprintf("warning: %d of %d steps ended with an overlap above the position correction's tolerance %.3g after its last pass (deepest %.3g); the run went on (energy.csv columns overlap and correction_passes; --correction-passes raises the cap, --strict stops instead)",
 			s.CorrectionCappedSteps, s.Steps, s.CorrectionTol, *s.MaxOverlap)
+	}
+	if s.RedetectCappedSteps > 0 {
+		if w != "" {
+			w += "\n"
+		}
+		w += fmt.Sprintf("warning: %d of %d steps ended with the active set still growing at the closure's re-solve cap (first at step %d); the run went on with the last solve (energy.csv column redetect_missing; --redetect-rounds raises the cap, --strict stops instead)",
+			s.RedetectCappedSteps, s.Steps, s.FirstRedetectCappedStep)
 	}
 	if s.CappedSteps == 0 {
 		return w

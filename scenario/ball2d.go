@@ -133,7 +133,7 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 	law, st, err := lawStepper(sys, sceneLaw{source: sc.Source, impact: &sc.ImpactOperator, friction: &sc.Friction,
 		dt: sc.Integrator.Dt, dtLine: sc.Integrator.Line,
 		corr: correctionScene{source: sc.Source, elem: sc.Correction, own: ownScene(sc.Source),
-			gravity: sys.Gravity != [2]float64{}, scale: ball2dScale(sys)}}, sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping, &r.Warnings)
+			gravity: sys.Gravity != [2]float64{}, scale: ball2dScale(sys), redetect: sc.Redetect}}, sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping, &r.Warnings)
 	if err != nil {
 		return nil, err
 	}

@@ -22,6 +22,13 @@ type CorrectionOptions struct {
 	// MaxPasses caps the projection passes per step (≥ 1); 0: the
 	// scene's, else sim.DefaultCorrectionPasses.
 	MaxPasses int
+	// Redetect is "on", "off" or "" (the scene's <redetect>, else off):
+	// close every step's active set under the law's velocity
+	// (sim.Closure; ball2d only).
+	Redetect string
+	// RedetectRounds caps the re-solves per step (≥ 1); 0: the scene's,
+	// else sim.DefaultClosureRounds.
+	RedetectRounds int
 	// solver is the run's QP solver (Options.Solver), used for the
 	// projection's islands too.
 	solver string
@@ -51,6 +58,8 @@ type correctionScene struct {
 	gravity bool
 	// scale is the smallest radius of the movable bodies (0: none).
 	scale float64
+	// redetect is the scene's <redetect> (nil: none; ball2d scenes).
+	redetect *scene.RedetectConfig
 }
 
 // ownScene reports whether source names one of impactsim's built-in
@@ -74,6 +83,9 @@ func ownScene(source string) bool {
 // The tolerance is --correction-tol, else the element's tol, else
 // DefaultCorrectionTol times the smallest radius.
 func setCorrection(st *sim.Stepper, cs correctionScene, opt CorrectionOptions, mapping *string) error {
+	if err := setRedetect(st, cs, opt, mapping); err != nil {
+		return err
+	}
 	var on bool
 	why := ""
 	switch opt.Mode {
@@ -134,4 +146,36 @@ func (opt Options) correction() CorrectionOptions {
 	c := opt.Correction
 	c.solver = opt.Solver
 	return c
+}
+
+// setRedetect closes every step's active set (sim.Closure) when
+// --redetect on, or the scene's <redetect> without --redetect off, says so
+// (off by default: Alg. 4's active set, SCISim's), and appends the choice
+// to mapping.
+func setRedetect(st *sim.Stepper, cs correctionScene, opt CorrectionOptions, mapping *string) error {
+	var on bool
+	why := ""
+	switch opt.Redetect {
+	case "on", "off":
+		on, why = opt.Redetect == "on", "command line"
+	case "":
+		on, why = cs.redetect != nil, "scene"
+	default:
+		return fmt.Errorf("option --redetect: expected on or off, got %q", opt.Redetect)
+	}
+	if !on {
+		return nil
+	}
+	c := sim.Closure{MaxRounds: opt.RedetectRounds}
+	if c.MaxRounds == 0 && cs.redetect != nil {
+		c.MaxRounds = cs.redetect.MaxRounds
+	}
+	if err := st.SetClosure(&c); err != nil {
+		if cs.redetect != nil && opt.Redetect == "" {
+			return fmt.Errorf("%s:%d: redetect: %w", cs.source, cs.redetect.Line, err)
+		}
+		return fmt.Errorf("option --redetect: %w", err)
+	}
+	*mapping += fmt.Sprintf(", active set closed under v⁺ (%s): ≤ %d re-solves", why, st.ClosureConfig().MaxRounds)
+	return nil
 }

@@ -31,6 +31,8 @@ type Ball2DScene struct {
 	EndTimeLine int
 	// Correction is impactsim's <position_correction>, nil if absent.
 	Correction *CorrectionConfig
+	// Redetect is impactsim's <redetect>, nil if absent.
+	Redetect *RedetectConfig
 	// Camera holds the display-only <camera> settings, nil if absent.
 	Camera *Camera
 

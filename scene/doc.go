@@ -113,6 +113,15 @@
 // attribute. Without it, scene files run without correction unless the
 // command line asks (package scenario).
 //
+// # Closed active set (impactsim's element, ball2d scenes)
+//
+//	<redetect max_rounds="16"/>
+//
+// closes every step's active set under the law's velocity (package sim,
+// "Closed active set"; RedetectConfig; max_rounds, optional, an integer
+// ≥ 1, default 16, caps the re-solves of a step). At most one per scene;
+// without it (and without --redetect on) a step uses Alg. 4's active set.
+//
 // # SCISim rigidbody3d and rigidbody2d scenes
 //
 // ReadRigidBody3D and ReadRigidBody2D read <rigidbody3d_scene> and

@@ -513,6 +513,7 @@ func (rd *reader) scene(root *elem) *Ball2DScene {
 	s := &Ball2DScene{Source: rd.src}
 	slots := commonSlots()
 	slots["camera"] = "camera"
+	slots["redetect"] = "redetect"
 	found := rd.walk(root, sceneWalk{root: "ball2d_scene", slots: slots, hints: unsupportedSCISim, visit: func(e *elem) bool {
 		switch e.name {
 		case "integrator":
@@ -529,6 +530,8 @@ func (rd *reader) scene(root *elem) *Ball2DScene {
 			s.EndTime, s.EndTimeLine = rd.endTime(e), e.line
 		case "position_correction":
 			s.Correction = rd.positionCorrection(e)
+		case "redetect":
+			s.Redetect = rd.redetect(e)
 		case "gravity":
 			rd.checkAttrs(e, "fx", "fy")
 			rd.noChildren(e)

@@ -151,6 +151,24 @@ type CorrectionConfig struct {
 	Line      int
 }
 
+// RedetectConfig is impactsim's <redetect max_rounds> (ball2d scenes; no
+// SCISim equivalent): every step's active set closed under the law's
+// velocity (sim.Closure). The attribute is optional; zero means the
+// default.
+type RedetectConfig struct {
+	MaxRounds int // re-solves per step, ≥ 1
+	Line      int
+}
+
+// redetect reads <redetect max_rounds>.
+func (rd *reader) redetect(e *elem) *RedetectConfig {
+	rd.checkAttrs(e, "max_rounds")
+	rd.noChildren(e)
+	c := &RedetectConfig{Line: e.line}
+	c.MaxRounds, _ = rd.integer(e, "max_rounds", false, 1)
+	return c
+}
+
 // positionCorrection reads <position_correction tol max_passes>.
 func (rd *reader) positionCorrection(e *elem) *CorrectionConfig {
 	rd.checkAttrs(e, "tol", "max_passes")

@@ -52,7 +52,8 @@ func stackOverlap(sys *ball2d.System, q []float64) float64 {
 	return w
 }
 
-// A resting stack of 20 balls for 10⁴ steps: with the correction
+// A resting stack of 20 balls for 10⁴ steps, with Alg. 4's and with the
+// closed active set: with the correction
 // (tolerance 5·10⁻⁸ radii, so contacts rest at an overlap of 2.5·10⁻⁸) the
 // worst overlap stays within 10⁻⁶ of the radius, the stack's height within
 // 10⁻⁶ of its start and constant to 10⁻⁹ after the first steps
@@ -69,41 +70,16 @@ func TestCorrectionRestingStack(t *testing.T) {
 		op  string
 		cor float64
 	}{{"lcp", 0}, {"gr", 1}} {
-		sys := stack20(tc.cor)
-		st := stackStepper(t, sys, tc.op, corr)
-		e0 := sys.Energy(st.Q, st.V)
-		step := 0.5 * 20 * math.Pow(sys.Dt*10, 2) // Σ ½ m (h g)²
-		var worst, worstReported, hdev, emax, emin, lateMax, lateMin float64
-		emin, lateMin, lateMax = math.Inf(1), math.Inf(1), math.Inf(-1)
-		hmin, hmax := math.Inf(1), math.Inf(-1)
-		for k := 0; k < steps; k++ {
-			if err := st.Step(); err != nil {
-				t.Fatal(err)
-			}
-			worst = math.Max(worst, stackOverlap(sys, st.Q))
-			worstReported = math.Max(worstReported, st.Last.Correction.Overlap)
-			if tc.cor == 0 {
-				hdev = math.Max(hdev, math.Abs(st.Q[39]-39))
-				if k >= 100 {
-					hmin, hmax = math.Min(hmin, st.Q[39]), math.Max(hmax, st.Q[39])
+		for _, closed := range []bool{false, true} {
+			sys := stack20(tc.cor)
+			st := stackStepper(t, sys, tc.op, corr)
+			if closed {
+				// with the closed active set (Stepper.SetClosure) too
+				if err := st.SetClosure(&sim.Closure{}); err != nil {
+					t.Fatal(err)
 				}
 			}
-			e := sys.Energy(st.Q, st.V) - e0
-			emax, emin = math.Max(emax, e), math.Min(emin, e)
-			if k >= steps/2 {
-				lateMax, lateMin = math.Max(lateMax, e), math.Min(lateMin, e)
-			}
-		}
-		t.Logf("%s c = %g: worst overlap %.3g (reported %.3g), height deviation %.3g, E − E₀ in [%.6g, %.6g], second half [%.9g, %.9g] (one step's free-fall energy %.6g)",
-			tc.op, tc.cor, worst, worstReported, hdev, emin, emax, lateMin, lateMax, step)
-		if worst > 1e-6 || worstReported > worst {
-			t.Errorf("%s: worst overlap %.3g (reported %.3g), want ≤ 1e-6", tc.op, worst, worstReported)
-		}
-		if hdev > 1e-6 || hmax-hmin > 1e-9 {
-			t.Errorf("%s: stack height moved by %.3g (by %.3g after step 100), want ≤ 1e-6 and constant", tc.op, hdev, hmax-hmin)
-		}
-		if emax > step || lateMax-lateMin > 1e-12*math.Abs(e0) {
-			t.Errorf("%s: E − E₀ in [%.6g, %.6g] (second half [%.6g, %.6g]), want ≤ %.6g and constant", tc.op, emin, emax, lateMin, lateMax, step)
+			checkRestingStack(t, sys, st, tc.op, tc.cor, steps)
 		}
 	}
 	// without the correction the inelastic stack sinks
@@ -116,6 +92,46 @@ func TestCorrectionRestingStack(t *testing.T) {
 	}
 	if w := stackOverlap(sys, st.Q); w < 0.04 {
 		t.Errorf("without correction: overlap %.3g after %d steps, want the stack to sink ≈ 0.05", w, steps)
+	}
+}
+
+// checkRestingStack runs the 20-ball stack sys for the given steps with st
+// and checks TestCorrectionRestingStack's bounds.
+func checkRestingStack(t *testing.T, sys *ball2d.System, st *sim.Stepper, op string, cor float64, steps int) {
+	t.Helper()
+	e0 := sys.Energy(st.Q, st.V)
+	step := 0.5 * 20 * math.Pow(sys.Dt*10, 2) // Σ ½ m (h g)²
+	var worst, worstReported, hdev, emax, emin, lateMax, lateMin float64
+	emin, lateMin, lateMax = math.Inf(1), math.Inf(1), math.Inf(-1)
+	hmin, hmax := math.Inf(1), math.Inf(-1)
+	for k := 0; k < steps; k++ {
+		if err := st.Step(); err != nil {
+			t.Fatal(err)
+		}
+		worst = math.Max(worst, stackOverlap(sys, st.Q))
+		worstReported = math.Max(worstReported, st.Last.Correction.Overlap)
+		if cor == 0 {
+			hdev = math.Max(hdev, math.Abs(st.Q[39]-39))
+			if k >= 100 {
+				hmin, hmax = math.Min(hmin, st.Q[39]), math.Max(hmax, st.Q[39])
+			}
+		}
+		e := sys.Energy(st.Q, st.V) - e0
+		emax, emin = math.Max(emax, e), math.Min(emin, e)
+		if k >= steps/2 {
+			lateMax, lateMin = math.Max(lateMax, e), math.Min(lateMin, e)
+		}
+	}
+	t.Logf("%s c = %g: worst overlap %.3g (reported %.3g), height deviation %.3g, E − E₀ in [%.6g, %.6g], second half [%.9g, %.9g] (one step's free-fall energy %.6g)",
+		op, cor, worst, worstReported, hdev, emin, emax, lateMin, lateMax, step)
+	if worst > 1e-6 || worstReported > worst {
+		t.Errorf("%s: worst overlap %.3g (reported %.3g), want ≤ 1e-6", op, worst, worstReported)
+	}
+	if hdev > 1e-6 || hmax-hmin > 1e-9 {
+		t.Errorf("%s: stack height moved by %.3g (by %.3g after step 100), want ≤ 1e-6 and constant", op, hdev, hmax-hmin)
+	}
+	if emax > step || lateMax-lateMin > 1e-12*math.Abs(e0) {
+		t.Errorf("%s: E − E₀ in [%.6g, %.6g] (second half [%.6g, %.6g]), want ≤ %.6g and constant", op, emin, emax, lateMin, lateMax, step)
 	}
 }
 

@@ -110,6 +110,36 @@
 // and removes penetration of any origin, at the cost of the projections
 // and of the potential energy it reports.
 //
+// # Closed active set (Stepper.SetClosure, type Closure)
+//
+// Alg. 4 finds 𝔸 on the free-flight prediction q̃ (line 2); the impulses
+// of lines 3–7 then bend paths — GR's break-away sends the top of a column
+// up fast — into pairs 𝔸 never held, and qᵗ⁺¹ overlaps them (the missed
+// contacts of the position correction). With a Closure the step closes 𝔸
+// under the corrected velocity:
+//
+//	after line 8:  𝔹 ← Get_Active_Set(qᵗ, qᵗ⁺¹) ∖ 𝔸   (the system's detection on the motion v⁺ gives)
+//	while 𝔹 ≠ ∅:   𝔸 ← 𝔸 ∪ 𝔹;  lines 3–8 again from (qᵗ, vᵗ) on 𝔸;  𝔹 ← Get_Active_Set(qᵗ, qᵗ⁺¹) ∖ 𝔸
+//
+// (ActiveSetCloser: MissingContacts and AddMissing; 𝔸 keeps the
+// detection's order, gradients at qᵗ as in line 3). 𝔸 only grows and is
+// finite, so the loop ends; Closure.MaxRounds caps the re-solves, and a
+// step still growing at the cap goes on with its last solve and is
+// recorded (ClosureStats.Capped and Missing; Stepper.Strict makes it an
+// error, ClosureCapError). What it keeps: each step is one simultaneous
+// impact of the contact law on the final 𝔸 from vᵗ — the law is not
+// changed, so BRK, SYM, KIN, MOM and ONE hold for it as for any active set
+// (package desiderata measures the operators, not the stepper) — and the
+// solves it supersedes leave no trace; the result is deterministic for
+// any worker count and a steady step allocates nothing. What it changes:
+// the velocities, relative to Alg. 4 (more contacts take impulses), so it
+// is an option, off by default: SCISim's scenes and the paper's tables run
+// Alg. 4. Only the geometric staggering is closed (the others detect on
+// other motions). With the position correction, the missed-contact search
+// starts from qᵗ⁺¹ when the set is closed: every pair overlapping there is
+// in 𝔸. The law's warm start (impact.Config.WarmStart), when on, sees the
+// superseded solves as earlier calls.
+//
 // # Impulse-velocity time stepping (Preclik et al. sec. 3.1)
 //
 // NewImpulseVelocityStepper makes a Stepper that advances a system with the

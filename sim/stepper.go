@@ -151,6 +151,9 @@ type StepStats struct {
 	// Correction is the position correction's record (zero without one,
 	// or in a step without contacts).
 	Correction CorrectionStats
+	// Closure is the closed active set's record (zero without one, or in
+	// a step without contacts).
+	Closure ClosureStats
 }
 
 // Stepper advances a System with Alg. 4. Q and V hold the current state;
@@ -230,6 +233,7 @@ type Stepper struct {
 	External func(s *Stepper) error
 
 	corr          *Corrector // the position correction (SetCorrection), nil: none
+	closure       *Closure   // the closed active set (SetClosure), nil: Alg. 4's
 	overlapSearch float64    // MeasureOverlap's search distance
 }
 
@@ -286,7 +290,8 @@ func (s *Stepper) SetState(q, v []float64) error {
 	s.Q, s.V = q, v
 	s.qt = growF(s.qt, nq)
 	s.vt = growF(s.vt, n)
-	if nq != n {
+	if nq != n || s.qn != nil {
+		// (a correction or closure keeps the new positions apart too)
 		s.qn = growF(s.qn, nq)
 	}
 	return nil
@@ -438,6 +443,11 @@ func (s *Stepper) stepAlg4() error {
 		s.Sys.FreeFlight(s.Q, s.vp, h, qn, s.vt)
 		s.Last.Integration += time.Since(t3)
 		s.vp, s.scr = nil, nil
+		if s.closure != nil {
+			if err := s.closeActiveSet(qn); err != nil {
+				return err
+			}
+		}
 		return s.finish(qn)
 	}
 	s.N++

@@ -64,6 +64,7 @@ func parseRun(args []string) (*runConfig, error) {
 	fs.StringVar(&c.opts.Correction.Mode, "position-correction", "", "on or off: project positions out of penetration after every step, velocities untouched (default: the scene's <position_correction>; on for built-in scenes with gravity, off for SCISim files)")
 	fs.Float64Var(&c.opts.Correction.Tol, "correction-tol", 0, "position correction: overlap tolerance, a length (0: the scene's, else 1e-5 of the smallest radius)")
 	countVar(fs, &c.opts.Correction.MaxPasses, "correction-passes", 0, 0, 1000, "position correction: projection passes per step at most (0: the scene's, else 8)")
+	redetectFlags(fs, &c.opts.Correction, "")
 	pos, err := parse(fs, args)
 	if err != nil {
 		return nil, err
@@ -303,6 +304,15 @@ func checkCorrectionFlags(cmd string, c scenario.CorrectionOptions) error {
 		return badInput("%s: --correction-tol: expected a finite length > 0, got %v", cmd, c.Tol)
 	case c.MaxPasses < 0:
 		return badInput("%s: --correction-passes: expected at least 1, got %d", cmd, c.MaxPasses)
+	case c.Redetect != "" && c.Redetect != "on" && c.Redetect != "off":
+		return badInput("%s: --redetect: expected on or off, got %q", cmd, c.Redetect)
 	}
 	return nil
+}
+
+// redetectFlags defines --redetect and --redetect-rounds (the closed
+// active set, sim.Closure) into c; def is --redetect's default.
+func redetectFlags(fs *flag.FlagSet, c *scenario.CorrectionOptions, def string) {
+	fs.StringVar(&c.Redetect, "redetect", def, "on or off: close every step's active set under the law's velocity — detect again on the motion v⁺ gives and solve the step again on the larger set until nothing joins (ball2d; off: Alg. 4's active set, found on the free-flight prediction, as SCISim)")
+	countVar(fs, &c.RedetectRounds, "redetect-rounds", 0, 0, 1000, "closed active set: re-solves per step at most (0: the scene's, else 16); a step still growing at the cap goes on and is recorded (--strict: an error)")
 }

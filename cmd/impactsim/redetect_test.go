@@ -1,0 +1,48 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestRunRedetect: --redetect on with a cap of one re-solve on the
+// 1,000-ball drop: the mapping names the closure, energy.csv has its
+// columns, summary.json counts the capped steps, one warning line says so;
+// --redetect maybe is a usage error (exit status 2).
+func TestRunRedetect(t *testing.T) {
+	dir := t.TempDir()
+	code, _, errs := runCLI(t, "run", "builtin:drum_drop_1000", "--end", "1.5", "--quiet", "--out", dir, "--redetect", "on", "--redetect-rounds", "1")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "summary.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum struct {
+		Mapping string
+		Capped  int `json:"redetect_capped_steps"`
+	}
+	if err := json.Unmarshal(b, &sum); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(sum.Mapping, "active set closed under v⁺ (command line): ≤ 1 re-solves") {
+		t.Errorf("mapping %q", sum.Mapping)
+	}
+	e, err := os.ReadFile(filepath.Join(dir, "energy.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if h := strings.SplitN(string(e), "\n", 2)[0]; !strings.HasSuffix(h, ",redetect_rounds,redetect_added,redetect_missing") {
+		t.Errorf("energy.csv header %q", h)
+	}
+	if sum.Capped == 0 || strings.Count(errs, "re-solve cap") != 1 {
+		t.Errorf("%d capped steps; stderr %q: want some, and one warning line", sum.Capped, errs)
+	}
+	if code, _, errs := runCLI(t, "bench", "drum", "--n", "10", "--redetect", "maybe"); code != 2 || !strings.Contains(errs, "--redetect: expected on or off") {
+		t.Errorf("--redetect maybe: exit %d, %q", code, errs)
+	}
+}
