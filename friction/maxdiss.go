@@ -131,9 +131,11 @@ func (o *MaxDissipation) slipChunk(wk, lo, hi int) {
 			o.w[j] = w
 			norm2 += w * w
 			terms += slipTerms(p, j, rows, vals)
-			for _, r := range rows {
-				if !slices.Contains(rs, r) {
-					rs = append(rs, r)
+			if j == c0 || !slices.Equal(rows, rs) { // a contact's columns usually share their rows
+				for _, r := range rows {
+					if !slices.Contains(rs, r) {
+						rs = append(rs, r)
+					}
 				}
 			}
 		}

@@ -84,6 +84,9 @@ type Config struct {
 	// Beta0 is Walton's tangential restitution β₀ on Alg. 3's friction
 	// (spheres.Law.Beta0; Bizon et al.: 0.35); 0: Alg. 3 as published.
 	Beta0 float64
+	// MatrixFreeFrom is spheres.Law.MatrixFreeFrom: Alg. 3's QP matrix-free
+	// from that many sliding directions of an island (0: never).
+	MatrixFreeFrom int
 	// Seed seeds the jitter of the initial lattice and velocities.
 	Seed uint64
 	// Correction, when set, projects the centres out of penetration as
@@ -199,7 +202,7 @@ func (c *Config) Law() spheres.Law {
 		v0 = 0 // spheres.Law: constant restitution
 	}
 	return spheres.Law{Operator: c.Operator, Friction: c.Friction, Solver: c.Solver, CoR: c.CoR, V0: v0,
-		BoxedTol: c.BoxedTol, BoxedMaxIter: c.BoxedMaxIter, Beta0: c.Beta0}
+		BoxedTol: c.BoxedTol, BoxedMaxIter: c.BoxedMaxIter, Beta0: c.Beta0, MatrixFreeFrom: c.MatrixFreeFrom}
 }
 
 // Layer is a vibrated layer being simulated.

@@ -165,11 +165,12 @@ func TestImpactMatchesRigid3d(t *testing.T) {
 }
 
 // TestImpactDeterministicAcrossWorkers: the state after 40 steps of GR +
-// Alg. 3 and of QCE + boxed LCP is bitwise the same for 1, 2 and 3
-// workers, and with 2 workers when every island is solved (and built) as
-// a large one, by the law on the pool.
+// Alg. 3 (its QP's matrix assembled, and matrix-free on every island:
+// Law.MatrixFreeFrom) and of QCE + boxed LCP is bitwise the same for 1, 2
+// and 3 workers, and with 2 workers when every island is solved (and
+// built) as a large one, by the law on the pool.
 func TestImpactDeterministicAcrossWorkers(t *testing.T) {
-	for _, l := range []Law{{Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5}, {Operator: "qce", Friction: "blcp", CoR: 0.7, V0: 0.5}} {
+	for _, l := range []Law{{Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5}, {Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5, MatrixFreeFrom: 1}, {Operator: "qce", Friction: "blcp", CoR: 0.7, V0: 0.5}} {
 		var ref *System
 		for _, nw := range []int{1, 2, 3, -2} {
 			s := crate(150, 2)
@@ -179,6 +180,9 @@ func TestImpactDeterministicAcrossWorkers(t *testing.T) {
 			done := onWorkers(s, nw)
 			impactSteps(t, s, l, 40)
 			done()
+			if fr, ok := s.work.iw[0].law.fr.(*friction.MaxDissipation); ok && fr.MatrixFreeFrom != l.MatrixFreeFrom {
+				t.Fatalf("the law's Alg. 3 has MatrixFreeFrom %d, want %d", fr.MatrixFreeFrom, l.MatrixFreeFrom)
+			}
 			if ref == nil {
 				ref = s
 				continue

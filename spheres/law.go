@@ -40,6 +40,10 @@ type Law struct {
 	// contact's tangential velocity reversed by β₀ instead of stopped,
 	// within the Coulomb bound); 0: Alg. 3 as published.
 	Beta0 float64
+	// MatrixFreeFrom is Alg. 3's friction.MaxDissipation.MatrixFreeFrom:
+	// the number of sliding directions of an island from which its QP's
+	// matrix is given matrix-free (less memory, more CPU time); 0: never.
+	MatrixFreeFrom int
 }
 
 // Check validates the law's names and coefficients.
@@ -57,6 +61,9 @@ func (l *Law) Check() error {
 	}
 	if !(l.Beta0 >= 0 && l.Beta0 <= 1) {
 		return fmt.Errorf("spheres: tangential restitution β₀ = %v, want 0 ≤ β₀ ≤ 1", l.Beta0)
+	}
+	if l.MatrixFreeFrom < 0 {
+		return fmt.Errorf("spheres: MatrixFreeFrom = %d, want ≥ 0", l.MatrixFreeFrom)
 	}
 	if l.Beta0 > 0 && l.friction() != "alg3" {
 		return fmt.Errorf("spheres: tangential restitution β₀ = %v needs the alg3 friction law, not %q", l.Beta0, l.friction())
@@ -133,6 +140,7 @@ func (l *Law) instance(mu float64) (*lawInstance, error) {
 			if err != nil {
 				return nil, fmt.Errorf("spheres: %w", err)
 			}
+			fr.MatrixFreeFrom = l.MatrixFreeFrom
 			li.fr = fr
 		case "blcp":
 			li.blcp = &friction.BoxedLCP{Normal: li.op, Tol: l.BoxedTol, MaxIter: l.BoxedMaxIter}
