@@ -57,7 +57,7 @@ type MaxDissipation struct {
 	scr    []float64
 	w      []float64
 	prob   qp.Problem
-	// per contact, at its first column of D: ‖w‖ if it slides, and the
+	// per contact: ‖w‖ if it slides, and the
 	// number of entries of its direction (0: it does not slide)
 	norm []float64
 	nent []int32
@@ -106,8 +106,8 @@ func (o *MaxDissipation) poolRows() int {
 // the same arithmetic) for the friction columns of the contacts whose
 // first column is in [lo, hi) of o.p's friction basis, and decides for
 // each such contact whether it slides (Resolve's documentation): if so it
-// sets o.norm at its first column to ‖w‖ and o.nent to the number of
-// entries of its direction, else o.nent to 0. It runs on worker wk's
+// sets o.norm of the contact to ‖w‖ and o.nent to the number of entries
+// of its direction, else o.nent to 0. It runs on worker wk's
 // scratch. Ranges that cut through a contact's columns leave it to the
 // range holding its first column, so any split gives the same result.
 func (o *MaxDissipation) slipChunk(wk, lo, hi int) {
@@ -140,10 +140,10 @@ func (o *MaxDissipation) slipChunk(wk, lo, hi int) {
 			}
 		}
 		o.dirRows[wk] = rs
-		o.nent[c0] = 0
+		o.nent[k] = 0
 		bound := p.Mu[k] * o.lambda[k]
 		if bound > 0 && norm2 > 0 && math.Sqrt(norm2) > SlipRoundoff*terms {
-			o.norm[c0], o.nent[c0] = math.Sqrt(norm2), int32(len(rs))
+			o.norm[k], o.nent[k] = math.Sqrt(norm2), int32(len(rs))
 		}
 		c0 = c1
 	}
@@ -295,8 +295,8 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 	// places in o.d in contact order; then their entries, by direction
 	// ranges.
 	o.w = grow(o.w, nd)
-	o.norm = grow(o.norm, nd)
-	o.nent = growI32(o.nent, nd)
+	o.norm = grow(o.norm, p.NContacts())
+	o.nent = growI32(o.nent, p.NContacts())
 	o.p, o.lambda = p, lambda
 	if o.fSlip == nil {
 		o.fSlip, o.fFill = o.slipChunk, o.fillChunk
@@ -319,10 +319,10 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 		for c1 < nd && p.TangentContact(c1) == k {
 			c1++
 		}
-		if ne := int(o.nent[c0]); ne > 0 {
+		if ne := int(o.nent[k]); ne > 0 {
 			total += ne
 			o.d.Ptr = append(o.d.Ptr, total)
-			o.dIdx, o.dEnd, o.dNorm = append(o.dIdx, int32(c0)), append(o.dEnd, int32(c1)), append(o.dNorm, o.norm[c0])
+			o.dIdx, o.dEnd, o.dNorm = append(o.dIdx, int32(c0)), append(o.dEnd, int32(c1)), append(o.dNorm, o.norm[k])
 			o.hi = append(o.hi, p.Mu[k]*lambda[k])
 		}
 		c0 = c1
