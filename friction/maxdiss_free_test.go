@@ -214,3 +214,25 @@ func TestMaxDissipationPooledDirections(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxDissipationPooledAllocs: a repeated Alg. 3 solve of the same
+// sphere layer, with its slip pass, directions, QP products and MPRGP
+// blocks on a pool of 2 (assembled and matrix-free), allocates nothing.
+func TestMaxDissipationPooledAllocs(t *testing.T) {
+	p, lambda := sphereLayer(34, 8)
+	pool := par.New(2)
+	defer pool.Close()
+	for _, free := range []int{0, 1} {
+		o := mdp(t, 1e-10, pool, 16, free)
+		beta := make([]float64, p.NTangents())
+		solve := func() {
+			if _, err := o.Resolve(p, lambda, beta); err != nil {
+				t.Fatal(err)
+			}
+		}
+		solve()
+		if a := testing.AllocsPerRun(3, solve); a != 0 {
+			t.Errorf("MatrixFreeFrom %d: %v allocations per solve, want 0", free, a)
+		}
+	}
+}
