@@ -1,6 +1,7 @@
 package friction
 
 import (
+	"errors"
 	"math"
 	"math/rand"
 	"testing"
@@ -180,6 +181,14 @@ func TestMaxDissipationMatrixFreeAgrees(t *testing.T) {
 		if j := (i * 7) % m; math.Abs(fr.fa.At(i, j)-asm.A.At(i, j)) > 1e-14*(1+math.Abs(asm.A.At(i, j))) {
 			t.Fatalf("A[%d,%d] = %v matrix-free, %v assembled", i, j, fr.fa.At(i, j), asm.A.At(i, j))
 		}
+	}
+	// stopping early is an error naming the iterations and the residual
+	short := mdp(t, 1e-14, nil, 0, 1)
+	short.solver.(*qp.Sparse).MaxIter = 2
+	_, err := short.Resolve(p, lambda, make([]float64, nd))
+	var nc *qp.NotConvergedError
+	if !errors.As(err, &nc) || nc.Iterations != 2 || !(nc.Residual > 1e-14) {
+		t.Errorf("matrix-free QP stopped after 2 iterations: error %v, want qp.NotConvergedError with 2 iterations and its residual", err)
 	}
 	t.Logf("%d directions (%d inside their bounds), |Δβ| = %.2g of max %.3g", m, inside, d, scale)
 }
