@@ -26,7 +26,7 @@ func (s *System) canonicalize() {
 		}
 		c.t, _ = tangents(c.n) // of the swapped normal, as the broad phase makes it
 	}
-	// Sort small keys, not the contact records (80 B each), then move
+	// Sort small keys, not the contact records (64 B each), then move
 	// each record once. Keys are unique (a pair or a sphere–wall contact
 	// is found once), so the order is the keys' alone.
 	keys := w.ckeys[:0]

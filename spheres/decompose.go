@@ -27,7 +27,8 @@ type ContactData struct {
 // Contact returns contact k of the last detection (or SetContacts).
 func (s *System) Contact(k int) ContactData {
 	c := &s.work.con[k]
-	return ContactData{I: c.i, J: c.j, N: c.n, Rel: c.rel}
+	rt, ro := s.relTangent(c)
+	return ContactData{I: c.i, J: c.j, N: c.n, Rel: [3]float64{c.rel, rt, ro}}
 }
 
 // SetContacts replaces the step's contacts by cs (sphere pairs first, then
@@ -39,7 +40,8 @@ func (s *System) SetContacts(cs []ContactData) {
 	w.conGen++
 	w.npair = 0
 	for _, d := range cs {
-		c := contact{i: d.I, j: d.J, n: d.N, rel: d.Rel}
+		// Rel[1:] follow from the same walls (relTangent)
+		c := contact{i: d.I, j: d.J, n: d.N, rel: d.Rel[0]}
 		c.t, _ = tangents(c.n) // as the broad phase makes it
 		if d.J >= 0 {
 			w.npair++

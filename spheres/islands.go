@@ -518,8 +518,8 @@ func (s *System) islandColumns(iw *islandWork, lo, hi int, fill bool) {
 			}
 		}
 		if w.moving {
-			p.NRel[lk] = ct.rel[0]
-			p.DRel[2*lk], p.DRel[2*lk+1] = ct.rel[1], ct.rel[2]
+			p.NRel[lk] = ct.rel
+			p.DRel[2*lk], p.DRel[2*lk+1] = s.relTangent(ct)
 		}
 		p.CoR[lk], p.Mu[lk] = w.law.CoR, s.Mu
 		p.Bodies[2*lk], p.Bodies[2*lk+1] = li, lj

@@ -237,9 +237,9 @@ func (s *System) sweepDomain(d int) {
 		dv[2] -= rw[0]*n[1] - rw[1]*n[0]
 		x := e.x
 		b := [3]float64{
-			-(n[0]*dv[0] + n[1]*dv[1] + n[2]*dv[2] + c.rel[0]) + e.ann*x[0],
-			-(t[0]*dv[0] + t[1]*dv[1] + t[2]*dv[2] + c.rel[1]) + e.att*x[1],
-			-(o[0]*dv[0] + o[1]*dv[1] + o[2]*dv[2] + c.rel[2]) + e.att*x[2],
+			-(n[0]*dv[0] + n[1]*dv[1] + n[2]*dv[2] + c.rel) + e.ann*x[0],
+			-(t[0]*dv[0] + t[1]*dv[1] + t[2]*dv[2] + e.rt) + e.att*x[1],
+			-(o[0]*dv[0] + o[1]*dv[1] + o[2]*dv[2] + e.ro) + e.att*x[2],
 		}
 		var nx [3]float64
 		if nb.block == friction.CoulombBlock {
@@ -295,20 +295,23 @@ func (s *System) sweepDomain(d int) {
 
 // nbgsRec is what the sweeps keep per contact besides its record: the
 // offsets of the bodies' (v, ω) in the sweep's velocity array, the
-// isotropic block (A_nn, A_tt) and its inverses, and the impulse
-// x = (x_n, x_t, x_o). Only the sweeps allocate it (64 bytes per contact),
-// so the contact records of the other laws are 80 bytes (contact).
+// isotropic block (A_nn, A_tt) and its inverses, the known tangential
+// relative velocities and the impulse x = (x_n, x_t, x_o). Only the sweeps
+// allocate it (80 bytes per contact), so the contact records of the other
+// laws are 64 bytes (contact).
 type nbgsRec struct {
 	vi, vj   int32
 	ann, att float64
 	ian, iat float64 // 1/A_nn, 1/A_tt
+	rt, ro   float64 // the known tangential relative velocities (relTangent)
 	x        [3]float64
 }
 
 // nbgsRecords makes the sweeps' records current for the step's contacts:
 // when the contacts changed since they were made (conGen), the blocks
 // from the spheres (A_nn = 1/m_i + 1/m_j, A_tt = A_nn + r_i²/I_i + r_j²/I_j;
-// a wall has no j terms) and zero impulses; otherwise they are kept, with
+// a wall has no j terms), the known tangential relative velocities
+// (relTangent) and zero impulses; otherwise they are kept, with
 // the impulses of the sweeps so far (Sweep's calls within a step).
 func (s *System) nbgsRecords() {
 	w := &s.work
@@ -329,6 +332,7 @@ func (s *System) nbgsRecords() {
 			att = ann + s.R[i]*s.R[i]*s.InvI[i]
 		}
 		*e = nbgsRec{ann: ann, att: att, ian: 1 / ann, iat: 1 / att}
+		e.rt, e.ro = s.relTangent(c)
 	}
 	nb.gen = w.conGen
 }

@@ -57,7 +57,8 @@ func (s *System) ExportProblem(p *mech.Problem) {
 			j = -1
 		}
 		p.Bodies = append(p.Bodies, int(c.i), j)
-		p.NRel = append(p.NRel, c.rel[0])
-		p.DRel = append(p.DRel, c.rel[1], c.rel[2])
+		rt, ro := s.relTangent(c)
+		p.NRel = append(p.NRel, c.rel)
+		p.DRel = append(p.DRel, rt, ro)
 	}
 }

@@ -200,14 +200,32 @@ func (s *System) driftChunk(h float64) func(_, lo, hi int) {
 // contact is one contact of a step: sphere i and sphere j, or wall −1−j
 // (planes, then boxes, then cylinders), with the unit normal n from j to i,
 // tangent t (o = n × t completes the right-handed frame) and the known
-// relative velocity rel in the frame (gap term and wall velocity): 80
-// bytes. The lever arms are −r_i n on i and r_j n on j (System.radii).
-// What only the NBGS sweeps use (the block, the impulse) is in their own
-// side array (nbgsRec), which no other law allocates.
+// normal relative velocity rel (the gap term and the wall's velocity
+// along n): 64 bytes. The lever arms are −r_i n on i and r_j n on j
+// (System.radii); the known tangential relative velocities follow from
+// the wall's velocity (System.relTangent). What only the NBGS sweeps use
+// (the block, the impulse) is in their own side array (nbgsRec), which no
+// other law allocates.
 type contact struct {
 	i, j int32
 	n, t [3]float64 // o = n × t is recomputed where needed
-	rel  [3]float64
+	rel  float64
+}
+
+// relTangent returns contact c's known tangential relative velocities
+// along t and o = n × t: −t·w and −o·w for a wall of velocity w (a
+// plane's V, zero for boxes and cylinders), 0 for a sphere pair — as the
+// broad phase computed them (wall), from the velocity the walls keep
+// through the step (they change it only between steps).
+func (s *System) relTangent(c *contact) (float64, float64) {
+	if c.j >= 0 {
+		return 0, 0
+	}
+	var vw [3]float64
+	if k := int(-1 - c.j); k < len(s.Planes) {
+		vw = s.Planes[k].V
+	}
+	return -dot(c.t, vw), -dot(cross(c.n, c.t), vw)
 }
 
 // radii returns the radii of contact c's spheres, r_j = 0 for a wall.
@@ -689,7 +707,7 @@ func (s *System) pair(out []contact, pen float64, i, j int) ([]contact, float64)
 	t, _ := tangents(n)
 	c := contact{i: int32(i), j: int32(j), n: n, t: t}
 	if !w.alg4 {
-		c.rel[0] = sim.GapVelocity(xi0, w.h, w.eps)
+		c.rel = sim.GapVelocity(xi0, w.h, w.eps)
 	}
 	return append(out, c), pen
 }
@@ -774,11 +792,7 @@ func (s *System) wall(out []contact, pen float64, i, j int, xi float64, n, vw [3
 	if !w.alg4 {
 		gap = sim.GapVelocity(xi, w.h, w.eps)
 	}
-	c.rel = [3]float64{
-		gap - dot(n, vw),
-		-dot(t, vw),
-		-dot(cross(n, t), vw),
-	}
+	c.rel = gap - dot(n, vw) // the tangential parts: relTangent
 	return append(out, c), pen
 }
 
