@@ -1,6 +1,8 @@
 package friction
 
 import (
+	"math"
+
 	"impactsim/mech"
 	"impactsim/par"
 )
@@ -16,6 +18,11 @@ import (
 //     Cols.ColRuns), then u_b = M⁻¹_b u_b;
 //  2. by ranges of directions: (A x)_k = d_kᵀ u (Cols.ColDot).
 //
+// When every block of M⁻¹ is s_b·I (mech.BlockDiag.Scalar: the spheres'
+// compact blocks), build scales the directions in place by √s_b
+// (d̃ = M^{-1/2} d, after the caller has used d) and A x = D̃ᵀ(D̃ x): pass 1
+// has no M⁻¹ to apply.
+//
 // Each entry of u and of A x is computed by one goroutine in an order that
 // does not depend on how the bodies and directions are split, so both
 // passes run by ranges on a pool and give the same bits for any number of
@@ -23,14 +30,16 @@ import (
 // assembled Delassus matrix (mech.Delassus) holds ≈ 6 entries of 16 bytes
 // per direction and its assembly workspace.
 type freeDelassus struct {
-	d     *mech.Cols
-	minv  *mech.BlockDiag
-	u     []float64  // M⁻¹ D x
-	diag  []float64  // A_kk
-	runs  [][][2]int // per worker: the runs of directions touching its bodies
-	blk   [][2]int32 // the runs [b0, b1) of consecutive blocks that directions touch
-	pool  *par.Pool
-	grain int
+	d    *mech.Cols
+	minv *mech.BlockDiag
+	u    []float64  // M⁻¹ D x
+	diag []float64  // A_kk
+	runs [][][2]int // per worker: the runs of directions touching its bodies
+	blk  [][2]int32 // the runs [b0, b1) of consecutive blocks that directions touch
+	// scaled: the directions hold d̃ = M^{-1/2} d (scalar blocks)
+	scaled bool
+	pool   *par.Pool
+	grain  int
 
 	dst, x            []float64
 	fBody, fDir, fDia func(w, lo, hi int)
@@ -38,9 +47,11 @@ type freeDelassus struct {
 }
 
 // build prepares the products for the directions d and the inverse mass
-// minv (u: scratch of minv's dimension, kept by the caller).
+// minv (u: scratch of minv's dimension, kept by the caller). With scalar
+// blocks it scales d in place (d̃ = M^{-1/2} d).
 func (a *freeDelassus) build(d *mech.Cols, minv *mech.BlockDiag, u []float64, pool *par.Pool, grain int) {
 	a.d, a.minv, a.u, a.pool, a.grain = d, minv, u, pool, grain
+	a.scaled = minv.Scalar()
 	if nw := pool.Workers(); len(a.runs) < nw {
 		a.runs = make([][][2]int, nw)
 	}
@@ -56,8 +67,12 @@ func (a *freeDelassus) build(d *mech.Cols, minv *mech.BlockDiag, u []float64, po
 	}
 	a.blk = a.blk[:0]
 	for b, nb := 0, minv.NumBlocks(); b < nb; b++ {
-		if s, _ := minv.Bounds(b); u[s] == 0 {
+		s, _ := minv.Bounds(b)
+		if u[s] == 0 {
 			continue
+		}
+		if a.scaled {
+			u[s] = math.Sqrt(minv.Entry(b, 0, 0)) // read by diagonal
 		}
 		if k := len(a.blk) - 1; k >= 0 && a.blk[k][1] == int32(b) {
 			a.blk[k][1]++
@@ -91,9 +106,25 @@ func (a *freeDelassus) run(n int, f func(w, lo, hi int)) {
 }
 
 // diagonal sets A_kk = Σ_b d_k|_bᵀ M⁻¹_b d_k|_b for the directions
-// [lo, hi), block by block (a block's entries need not be consecutive).
+// [lo, hi), block by block (a block's entries need not be consecutive);
+// with scalar blocks it first scales the directions' entries by √s_b (held
+// at each touched block's first row of u) and A_kk = ‖d̃_k‖² (a
+// direction's rows are distinct: fillChunk merges them).
 func (a *freeDelassus) diagonal(_, lo, hi int) {
 	d := a.d
+	if a.scaled {
+		for k := lo; k < hi; k++ {
+			var sum float64
+			for e := d.Ptr[k]; e < d.Ptr[k+1]; e++ {
+				s, _ := a.minv.Bounds(a.minv.BlockOf(int(d.Row[e])))
+				v := d.Val[e] * a.u[s]
+				d.Val[e] = v
+				sum += v * v
+			}
+			a.diag[k] = sum
+		}
+		return
+	}
 	var buf, mb [mech.MaxInPlaceBlock]float64
 	for k := lo; k < hi; k++ {
 		var sum float64
@@ -147,6 +178,16 @@ func (a *freeDelassus) At(i, j int) float64 {
 	}
 	d := a.d
 	var sum float64
+	if a.scaled {
+		for e := d.Ptr[i]; e < d.Ptr[i+1]; e++ {
+			for f := d.Ptr[j]; f < d.Ptr[j+1]; f++ {
+				if d.Row[f] == d.Row[e] {
+					sum += d.Val[e] * d.Val[f]
+				}
+			}
+		}
+		return sum
+	}
 	for e := d.Ptr[i]; e < d.Ptr[i+1]; e++ {
 		ri := int(d.Row[e])
 		b := a.minv.BlockOf(ri)
@@ -177,6 +218,9 @@ func (a *freeDelassus) bodies(w, lo, hi int) {
 	}
 	s, e := a.rows(lo, hi)
 	a.d.AddMulVecRows(a.u, a.x, s, e, a.runs[w])
+	if a.scaled {
+		return
+	}
 	for _, r := range a.blk[lo:hi] {
 		a.minv.MulVecAddBlocks(a.u, a.u, nil, int(r[0]), int(r[1]))
 	}

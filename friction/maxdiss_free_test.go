@@ -12,20 +12,32 @@ import (
 )
 
 // sphereLayer is a k × k layer of touching 3D spheres (r = 0.5, masses
-// 0.5–1.5, each its own 6×6 block of M⁻¹ = diag(1/m, 1/I)) resting on a
+// 0.5–1.5, each its own 6×6 block of M⁻¹ = diag(1/m, 1/I), or with scalar
+// the compact blocks (1/m)·I of the sphere path's scaled spin) resting on a
 // floor: per sphere a floor contact and contacts with its right and upper
 // neighbours, each with two tangent columns with moments, as the sphere
 // path builds them (t, −r o | −t, −r o) and (o, r t | −o, r t), o = n × t.
 // Velocities are random, μ = 0.4, and the normal impulses λ lie between
 // 0.5 and 4.5, so that some contacts slide and some stick under Alg. 3.
-func sphereLayer(k int, seed int64) (*mech.Problem, []float64) {
+func sphereLayer(k int, seed int64, scalar bool) (*mech.Problem, []float64) {
 	rng := rand.New(rand.NewSource(seed))
 	const r = 0.5
 	nb := k * k
 	p := &mech.Problem{}
 	p.Reset(3, 6*nb)
+	if scalar {
+		p.M.ShapeUniform(nb, 6)
+		p.MInv.ShapeUniform(nb, 6)
+	}
 	for b := 0; b < nb; b++ {
 		m := 0.5 + rng.Float64()
+		if scalar {
+			p.M.Data[b], p.MInv.Data[b] = m, 1/m
+			for i := 0; i < 6; i++ {
+				p.V[6*b+i] = rng.NormFloat64()
+			}
+			continue
+		}
 		in := 2.0 / 5 * m * r * r
 		var mb, ib [36]float64
 		for i := 0; i < 6; i++ {
@@ -121,7 +133,13 @@ func mdp(t *testing.T, tol float64, pool *par.Pool, poolFrom, freeFrom int) *Max
 // 1e-14, with sliding and sticking contacts; the matrix-free diagonal and
 // products equal the assembled matrix's to rounding.
 func TestMaxDissipationMatrixFreeAgrees(t *testing.T) {
-	p, lambda := sphereLayer(12, 3)
+	for _, scalar := range []bool{false, true} {
+		matrixFreeAgrees(t, scalar)
+	}
+}
+
+func matrixFreeAgrees(t *testing.T, scalar bool) {
+	p, lambda := sphereLayer(12, 3, scalar)
 	nd := p.NTangents()
 	solve := func(freeFrom int) ([]float64, *MaxDissipation) {
 		o := mdp(t, 1e-14, nil, 0, freeFrom)
@@ -133,9 +151,9 @@ func TestMaxDissipationMatrixFreeAgrees(t *testing.T) {
 		if st.Residual > 1e-14 {
 			t.Fatalf("KKT residual %g", st.Residual)
 		}
-		_, free := o.prob.A.(*freeDelassus)
-		if free != (freeFrom > 0) {
-			t.Fatalf("freeFrom %d: matrix-free %v", freeFrom, free)
+		fa, free := o.prob.A.(*freeDelassus)
+		if free != (freeFrom > 0) || free && fa.scaled != scalar {
+			t.Fatalf("freeFrom %d: matrix-free %v (scaled %v, scalar blocks %v)", freeFrom, free, free && fa.scaled, scalar)
 		}
 		return beta, o
 	}
@@ -190,16 +208,17 @@ func TestMaxDissipationMatrixFreeAgrees(t *testing.T) {
 	if !errors.As(err, &nc) || nc.Iterations != 2 || !(nc.Residual > 1e-14) {
 		t.Errorf("matrix-free QP stopped after 2 iterations: error %v, want qp.NotConvergedError with 2 iterations and its residual", err)
 	}
-	t.Logf("%d directions (%d inside their bounds), |Δβ| = %.2g of max %.3g", m, inside, d, scale)
+	t.Logf("scalar blocks %v: %d directions (%d inside their bounds), |Δβ| = %.2g of max %.3g", scalar, m, inside, d, scale)
 }
 
-// TestMaxDissipationPooledDirections: Alg. 3 on a sphere layer with the
+// TestMaxDissipationPooledDirections: Alg. 3 on a sphere layer (compact
+// scalar blocks: the directions scaled in place) with the
 // slip decisions, the directions, the matrix-free products and MPRGP's
 // blocks on pools of 2 and 3 workers (every threshold lowered so that all
 // of it is split, the QP above one MPRGP block) returns the impulses of
 // one goroutine bit for bit.
 func TestMaxDissipationPooledDirections(t *testing.T) {
-	p, lambda := sphereLayer(34, 8)
+	p, lambda := sphereLayer(34, 8, true)
 	solve := func(pool *par.Pool) []float64 {
 		o := mdp(t, 1e-10, pool, 16, 1)
 		beta := make([]float64, p.NTangents())
@@ -228,7 +247,7 @@ func TestMaxDissipationPooledDirections(t *testing.T) {
 // sphere layer, with its slip pass, directions, QP products and MPRGP
 // blocks on a pool of 2 (assembled and matrix-free), allocates nothing.
 func TestMaxDissipationPooledAllocs(t *testing.T) {
-	p, lambda := sphereLayer(34, 8)
+	p, lambda := sphereLayer(34, 8, false)
 	pool := par.New(2)
 	defer pool.Close()
 	for _, free := range []int{0, 1} {

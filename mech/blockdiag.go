@@ -272,6 +272,10 @@ func (b *BlockDiag) FillScalar(lo, hi int, s func(blk int) float64) {
 	}
 }
 
+// Scalar reports whether the matrix is in the compact form of
+// ShapeUniform: every block s_b·I, s_b = Entry(b, 0, 0).
+func (b *BlockDiag) Scalar() bool { return b.scalar }
+
 // MaxInPlaceBlock is the largest block size for which MulVecAddBlocks
 // accepts dst = x.
 const MaxInPlaceBlock = 16
