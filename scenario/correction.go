@@ -166,15 +166,21 @@ func setRedetect(st *sim.Stepper, cs correctionScene, opt CorrectionOptions, map
 	if !on {
 		return nil
 	}
+	fail := func(err error) error {
+		if cs.redetect != nil && opt.Redetect == "" {
+			return fmt.Errorf("%s:%d: redetect: %w", cs.source, cs.redetect.Line, err)
+		}
+		return fmt.Errorf("option --redetect: %w", err)
+	}
+	if _, ok := st.Sys.(sim.ActiveSetCloser); !ok {
+		return fail(fmt.Errorf("only ball2d scenes can close the active set (not %T)", st.Sys))
+	}
 	c := sim.Closure{MaxRounds: opt.RedetectRounds}
 	if c.MaxRounds == 0 && cs.redetect != nil {
 		c.MaxRounds = cs.redetect.MaxRounds
 	}
 	if err := st.SetClosure(&c); err != nil {
-		if cs.redetect != nil && opt.Redetect == "" {
-			return fmt.Errorf("%s:%d: redetect: %w", cs.source, cs.redetect.Line, err)
-		}
-		return fmt.Errorf("option --redetect: %w", err)
+		return fail(err)
 	}
 	*mapping += fmt.Sprintf(", active set closed under v⁺ (%s): ≤ %d re-solves", why, st.ClosureConfig().MaxRounds)
 	return nil

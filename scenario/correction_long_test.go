@@ -29,8 +29,9 @@ func trueOverlap(r *Ball2D, p *mech.Problem, gaps []float64) (float64, []float64
 // (10,000 and 100,000 unit balls, gr, c = 1, h = 0.01) for 1,000 steps with
 // the position correction: at every step's end the deepest overlap, found
 // by a full detection, is at most 1 % of the radius (without the
-// correction: 0.90 and 1.94 radii at step 1,000, issue 18). Measured:
-// BENCHMARKS.md, "Position correction".
+// correction: 0.90 and 1.94 radii at step 1,000, issue 18); with
+// IMPACTSIM_LONG_REDETECT=K the steps close their active sets too
+// (--redetect on, --redetect-rounds K; 0: the default cap). Measured: BENCHMARKS.md, "Position correction".
 func TestCorrectionDropPilesLong(t *testing.T) {
 	if os.Getenv("IMPACTSIM_LONG") == "" {
 		t.Skip("long: IMPACTSIM_LONG=1")
@@ -52,7 +53,17 @@ func correctionDropPile(t *testing.T, n int) {
 		}
 		steps = min(steps, k)
 	}
-	r, err := NewBall2D(scene.DrumGrid(n, "drop", 1), Options{Operator: "gr", Workers: -1, Correction: CorrectionOptions{Mode: "on"}})
+	opt := Options{Operator: "gr", Workers: -1, Correction: CorrectionOptions{Mode: "on"}}
+	if s := os.Getenv("IMPACTSIM_LONG_REDETECT"); s != "" {
+		// with the closed active set too, at most that many re-solves a
+		// step (0: the default)
+		k, err := strconv.Atoi(s)
+		if err != nil || k < 0 {
+			t.Fatalf("IMPACTSIM_LONG_REDETECT=%q: want a re-solve cap ≥ 0", s)
+		}
+		opt.Correction.Redetect, opt.Correction.RedetectRounds = "on", k
+	}
+	r, err := NewBall2D(scene.DrumGrid(n, "drop", 1), opt)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -11,7 +11,8 @@ import (
 // TestRunRedetect: --redetect on with a cap of one re-solve on the
 // 1,000-ball drop: the mapping names the closure, energy.csv has its
 // columns, summary.json counts the capped steps, one warning line says so;
-// --redetect maybe is a usage error (exit status 2).
+// --redetect maybe, and --redetect on for a rigid3d scene, are usage
+// errors (exit status 2).
 func TestRunRedetect(t *testing.T) {
 	dir := t.TempDir()
 	code, _, errs := runCLI(t, "run", "builtin:drum_drop_1000", "--end", "1.5", "--quiet", "--out", dir, "--redetect", "on", "--redetect-rounds", "1")
@@ -44,5 +45,8 @@ func TestRunRedetect(t *testing.T) {
 	}
 	if code, _, errs := runCLI(t, "bench", "drum", "--n", "10", "--redetect", "maybe"); code != 2 || !strings.Contains(errs, "--redetect: expected on or off") {
 		t.Errorf("--redetect maybe: exit %d, %q", code, errs)
+	}
+	if code, _, errs := runCLI(t, "run", "builtin:box_drop", "--end", "0.01", "--quiet", "--out", t.TempDir(), "--redetect", "on"); code != 2 || !strings.Contains(errs, "only ball2d scenes can close the active set") {
+		t.Errorf("--redetect on a rigid3d scene: exit %d, %q", code, errs)
 	}
 }
