@@ -83,36 +83,40 @@ func (e *NotConvergedError) Error() string {
 // variable with Aᵢᵢ = 0 uses 1 instead. Bound violations (y outside
 // [lo, hi]) count in full. w is scratch of length m.
 func KKTResidual(p *Problem, y, w []float64) float64 {
-	m := len(y)
 	p.A.MulVec(w, y)
-	var scale float64
-	for i := 0; i < m; i++ {
-		scale = math.Max(scale, math.Abs(p.B[i]))
-		scale = math.Max(scale, math.Abs(w[i]))
-	}
+	scale, r := kktRows(p, y, w, 0, len(y))
 	if scale == 0 {
 		scale = math.SmallestNonzeroFloat64
 	}
-	var r float64
-	for i := 0; i < m; i++ {
+	return r / scale
+}
+
+// kktRows returns, over the variables [lo, hi), the largest |bᵢ| and
+// |(A y)ᵢ| (w = A y) and the largest |mid(…)| of KKTResidual's numerator.
+func kktRows(p *Problem, y, w []float64, lo, hi int) (scale, r float64) {
+	for i := lo; i < hi; i++ {
+		scale = math.Max(scale, math.Abs(p.B[i]))
+		scale = math.Max(scale, math.Abs(w[i]))
+	}
+	for i := lo; i < hi; i++ {
 		g := w[i] + p.B[i]
 		aii := p.A.At(i, i)
 		if aii <= 0 {
 			aii = 1
 		}
-		lo, hi := p.LoAt(i), p.HiAt(i)
-		a := aii * (y[i] - lo)
-		c := aii * (y[i] - hi) // −∞·… never: hi = +∞ gives −∞
-		if math.IsInf(hi, 1) {
+		l, h := p.LoAt(i), p.HiAt(i)
+		a := aii * (y[i] - l)
+		c := aii * (y[i] - h) // −∞·… never: hi = +∞ gives −∞
+		if math.IsInf(h, 1) {
 			c = math.Inf(-1)
 		}
 		v := mid(a, g, c)
-		if y[i] < lo || y[i] > hi {
-			v = math.Max(math.Abs(v), aii*math.Max(lo-y[i], y[i]-hi))
+		if y[i] < l || y[i] > h {
+			v = math.Max(math.Abs(v), aii*math.Max(l-y[i], y[i]-h))
 		}
 		r = math.Max(r, math.Abs(v))
 	}
-	return r / scale
+	return scale, r
 }
 
 func mid(a, b, c float64) float64 {

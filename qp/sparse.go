@@ -125,7 +125,7 @@ func (sp *Sparse) Solve(pr *Problem, y []float64) (Result, error) {
 	sp.a, sp.pr, sp.y = nil, nil, nil
 	sp.kv, sp.kw, sp.kdst, sp.kx0, sp.kg0, sp.kx1, sp.kg1 = nil, nil, nil, nil, nil, nil, nil
 	res.Iterations = its
-	res.Residual = KKTResidual(pr, y, sp.t1)
+	res.Residual = sp.kktResidual(pr, y)
 	if err == errIterLimit || (err == nil && !(res.Residual <= tol)) {
 		return res, notConverged(MethodSparse, its, res.Residual, tol)
 	}

@@ -47,6 +47,7 @@ const (
 	kFreeStep         // x ← P(x − ᾱ g) on the free variables
 	kCount            // free variables
 	kOut              // y from x (Solve's answer)
+	kKKT              // KKTResidual's maxima: mx its scale, my its numerator
 )
 
 // partial is one block's (or one range's) partial results of a kernel.
@@ -230,6 +231,8 @@ func (sp *Sparse) kernel(k, lo, hi int) partial {
 			}
 		}
 		return partial{n: n}
+	case kKKT:
+		return sp.kktRange(lo, hi)
 	case kOut:
 		pr, y := sp.pr, sp.y
 		for i := lo; i < hi; i++ {
@@ -245,6 +248,26 @@ func (sp *Sparse) kernel(k, lo, hi int) partial {
 		}
 	}
 	return partial{}
+}
+
+// kktResidual returns KKTResidual(pr, y) (the same value: its maxima are
+// taken by blocks, on the pool for large problems; a maximum does not
+// depend on the order), with t1 as the product's scratch.
+func (sp *Sparse) kktResidual(pr *Problem, y []float64) float64 {
+	pr.A.MulVec(sp.t1, y)
+	sp.pr, sp.y = pr, y
+	r := sp.run1(kKKT)
+	scale := r.mx
+	if scale == 0 {
+		scale = math.SmallestNonzeroFloat64
+	}
+	return r.my / scale
+}
+
+// kktRange is KKTResidual's loop on the variables [lo, hi) (A y in t1).
+func (sp *Sparse) kktRange(lo, hi int) partial {
+	scale, r := kktRows(sp.pr, sp.y, sp.t1, lo, hi)
+	return partial{mx: scale, my: r}
 }
 
 // setupRange scales variables [lo, hi) (Sparse.setup) and returns the
