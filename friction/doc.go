@@ -25,7 +25,11 @@
 // friction basis given matrix-free (mech.Problem.DBasis: the columns
 // computed by the system when read, none stored), with the stored basis's
 // bits (TestMaxDissipationMatrixFreeBasis); Coulomb, NBGS and the boxed LCP
-// read D's storage and refuse such a problem.
+// read D's storage and refuse such a problem. Staggered after an impact
+// operator that keeps its post-impact velocity (impact.VelocityKeeper:
+// GR's final ṽ = v⁻ + M⁻¹Gλ), ResolveAfter takes v′ from it instead of
+// computing it again; given ApplyImpulses' bits, β is Resolve's bit for
+// bit (TestMaxDissipationResolveAfterIsExact, TestGRVelocityIsApplyImpulses).
 //
 // Coulomb couples normal and friction impulses (Newton restitution plus
 // Coulomb's law) and solves them by projected block Gauss–Seidel with exact

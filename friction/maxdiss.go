@@ -53,7 +53,8 @@ type MaxDissipation struct {
 	A      mech.Delassus
 	b, hi  []float64
 	z      []float64
-	vp     []float64
+	vp     []float64 // v′ when not given; matrix-free: M⁻¹ D x
+	vt     []float64 // v′ (given or o.vp) while fB runs
 	scr    []float64
 	w      []float64
 	prob   qp.Problem
@@ -280,6 +281,19 @@ func grow(s []float64, n int) []float64 {
 
 // Resolve computes β on the columns of p.D.
 func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.Stats, error) {
+	return o.ResolveAfter(p, lambda, nil, beta)
+}
+
+// ResolveAfter is Resolve given, when vt is not nil, the post-impact
+// velocity v′ = v⁻ + M⁻¹Gλ of the impulses λ (length p.NDof()), as the
+// impact operator left it (impact.VelocityKeeper, GR.Velocity): it must
+// hold mech.Problem.ApplyImpulses' bits, and then β is bit for bit
+// Resolve's, without Resolve's own pass over G and M⁻¹ or its vector of
+// p.NDof(). vt is only read. With vt nil it computes v′ itself.
+func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float64) (mech.Stats, error) {
+	if vt != nil && len(vt) != p.NDof() {
+		return mech.Stats{}, fmt.Errorf("friction: maximal dissipation given a post-impact velocity of length %d for %d degrees of freedom", len(vt), p.NDof())
+	}
 	var st mech.Stats
 	nd := p.NTangents()
 	for i := range beta[:nd] {
@@ -338,27 +352,32 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 	if m == 0 {
 		return st, nil
 	}
-	// b = Dᵀ v', v' = v⁻ + M⁻¹ G λ.
-	o.vp = grow(o.vp, n)
-	if p.MInv.MaxBlock() <= mech.MaxInPlaceBlock {
-		p.ApplyImpulses(o.vp, p.V, lambda, nil, nil) // Gλ summed in v′ (one vector of n less)
-	} else {
-		o.scr = grow(o.scr, n)
-		p.ApplyImpulses(o.vp, p.V, lambda, nil, o.scr)
+	// b = Dᵀ v', v' = v⁻ + M⁻¹ G λ (given, or computed here).
+	if vt == nil {
+		o.vp = grow(o.vp, n)
+		if p.MInv.MaxBlock() <= mech.MaxInPlaceBlock {
+			p.ApplyImpulses(o.vp, p.V, lambda, nil, nil) // Gλ summed in v′ (one vector of n less)
+		} else {
+			o.scr = grow(o.scr, n)
+			p.ApplyImpulses(o.vp, p.V, lambda, nil, o.scr)
+		}
+		vt = o.vp
 	}
 	o.b = grow(o.b, m)
 	if o.fB == nil {
 		o.fB = func(_, lo, hi int) {
 			for a := lo; a < hi; a++ {
-				o.b[a] = o.d.ColDot(a, o.vp) // o.d.MulTVec by ranges
+				o.b[a] = o.d.ColDot(a, o.vt) // o.d.MulTVec by ranges
 			}
 		}
 	}
+	o.vt = vt
 	if from := o.poolRows(); o.pool.Workers() > 1 && m >= from {
 		o.pool.For(m, min(2048, from), o.fB)
 	} else {
 		o.fB(0, 0, m)
 	}
+	o.vt = nil
 	if len(p.DRel) != 0 {
 		// The relative sliding velocity along d adds d's combination of
 		// the known tangential velocities: b = dᵀv′ + Σⱼ (−wⱼ/‖w‖) DRelⱼ.
@@ -372,8 +391,9 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 	clear(o.z)
 	o.prob = qp.Problem{A: &o.A, B: o.b, Hi: o.hi}
 	if o.MatrixFreeFrom > 0 && m >= o.MatrixFreeFrom {
-		// A matrix-free: products from the directions (o.vp, no longer
-		// needed, holds M⁻¹ D x)
+		// A matrix-free: products from the directions (o.vp, v′ when
+		// computed here and no longer needed, holds M⁻¹ D x)
+		o.vp = grow(o.vp, n)
 		o.fa.build(&o.d, &p.MInv, o.vp, o.pool, min(2048, o.poolRows()))
 		o.prob.A = &o.fa
 	} else if from := o.poolRows(); o.pool.Workers() > 1 && m >= from {

@@ -29,6 +29,7 @@ type GR struct {
 	warm        warmStart
 
 	vt     []float64 // ṽ
+	vtSet  bool      // ṽ is the last Resolve's v⁻ + M⁻¹Gλ (see Velocity)
 	u      []float64 // Gᵀṽ
 	idx    []int     // violator indices
 	scr    []float64 // Gλ (length n): o.vt itself, or scrOwn
@@ -106,6 +107,7 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 		lambda[i] = 0
 	}
 	o.resetPush(m)
+	o.vtSet = false
 	if m == 0 {
 		if o.cfg.WarmStart {
 			o.warm.skip()
@@ -139,6 +141,10 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 			if iter == 0 && o.cfg.WarmStart {
 				o.warm.skip()
 			}
+			// After a reflection ṽ was last set from the final λ by
+			// ApplyImpulses' arithmetic; before any, it is a copy of v⁻,
+			// whose −0 entries v⁻ + M⁻¹G·0 would turn into +0.
+			o.vtSet = iter > 0
 			return st, nil
 		}
 		if iter >= maxIter {
@@ -185,6 +191,21 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 		}
 		pool.For(p.MInv.NumBlocks(), 2048, o.fVelocity)
 	}
+}
+
+// Velocity returns ṽ = v⁻ + M⁻¹Gλ for the problem and the impulses λ of
+// the last Resolve, bit for bit what mech.Problem.ApplyImpulses(dst, p.V,
+// λ, nil, …) computes (the same scatter and block arithmetic, serial or
+// pooled), so that a friction operator staggered after GR
+// (friction.MaxDissipation.ResolveAfter) need not compute it again. It is
+// nil when that Resolve failed or applied no reflection (λ = 0). The slice
+// is GR's workspace: it is valid until the next Resolve, as long as p.V
+// and λ are unchanged, and must not be written.
+func (o *GR) Velocity() []float64 {
+	if !o.vtSet {
+		return nil
+	}
+	return o.vt
 }
 
 // ReadsNormals implements mech.MatrixFreeG: GR reads G only through

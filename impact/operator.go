@@ -18,6 +18,15 @@ type Operator interface {
 	Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error)
 }
 
+// VelocityKeeper is an operator that keeps the post-impact velocity ṽ =
+// v⁻ + M⁻¹Gλ of its last Resolve (GR.Velocity): bit for bit what
+// mech.Problem.ApplyImpulses computes from λ, or nil when it has none. A
+// friction operator staggered after it may take ṽ from it
+// (friction.MaxDissipation.ResolveAfter) instead of computing it again.
+type VelocityKeeper interface {
+	Velocity() []float64
+}
+
 // NotConvergedError is returned when an operator reaches its iteration cap
 // while some contact still approaches. The impulses written so far are the
 // operator's last iterate and are not a valid answer.

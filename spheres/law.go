@@ -122,6 +122,8 @@ type lawInstance struct {
 	op    *timedOperator
 	inner impact.Operator
 	fr    friction.Operator
+	mdp   *friction.MaxDissipation // fr when it is Alg. 3
+	vk    impact.VelocityKeeper    // inner when it keeps ṽ (GR), for mdp
 	blcp  *friction.BoxedLCP
 	vr    impact.VelocityRestitution
 	beta0 float64
@@ -141,7 +143,8 @@ func (l *Law) instance(mu float64) (*lawInstance, error) {
 				return nil, fmt.Errorf("spheres: %w", err)
 			}
 			fr.MatrixFreeFrom = l.MatrixFreeFrom
-			li.fr = fr
+			li.fr, li.mdp = fr, fr
+			li.vk, _ = op.(impact.VelocityKeeper)
 		case "blcp":
 			li.blcp = &friction.BoxedLCP{Normal: li.op, Tol: l.BoxedTol, MaxIter: l.BoxedMaxIter}
 		}
@@ -168,7 +171,13 @@ func (li *lawInstance) solve(p *mech.Problem, lambda, beta []float64, v0 float64
 		clear(beta[:p.NTangents()])
 		if err == nil && li.fr != nil && p.NTangents() > 0 {
 			var fs mech.Stats
-			fs, err = li.fr.Resolve(p, lambda, beta)
+			if li.mdp != nil && li.vk != nil {
+				// GR's final ṽ is Alg. 3's v′ = v⁻ + M⁻¹Gλ bit for bit
+				// (nil when it took no step: Alg. 3 then computes it)
+				fs, err = li.mdp.ResolveAfter(p, lambda, li.vk.Velocity(), beta)
+			} else {
+				fs, err = li.fr.Resolve(p, lambda, beta)
+			}
 			st.Add(fs)
 			if err == nil {
 				err = friction.TangentialRestitution(p, lambda, beta, li.beta0)
