@@ -62,10 +62,11 @@ type MaxDissipation struct {
 	// number of entries of its direction (0: it does not slide)
 	norm []float64
 	nent []int32
-	// per worker: scratch for a column of a matrix-free basis
-	// (mech.Problem.TangentCol) and for the rows of a contact's direction
+	// per worker: scratch for a contact's columns of a matrix-free basis
+	// (mech.Problem.TangentCols) and for the rows of a contact's direction
 	colRows [][]int32
 	colVals [][]float64
+	colEnds [][]int
 	dirRows [][]int32
 	p       *mech.Problem
 	lambda  []float64
@@ -123,8 +124,9 @@ func (o *MaxDissipation) slipChunk(wk, lo, hi int) {
 		}
 		var norm2, terms float64
 		rs := o.dirRows[wk][:0]
+		crows, cvals, ends := o.cols(wk, p, c0, c1)
 		for j := c0; j < c1; j++ {
-			rows, vals := o.col(wk, p, j)
+			rows, vals := colOf(crows, cvals, ends, j-c0)
 			w := mech.DotEntries(rows, vals, p.V)
 			if len(p.DRel) != 0 {
 				w += p.DRel[j]
@@ -169,9 +171,11 @@ func (o *MaxDissipation) fillChunk(wk, lo, hi int) {
 	for a := lo; a < hi; a++ {
 		start, end := d.Ptr[a], d.Ptr[a]
 		norm := o.dNorm[a]
-		for j := int(o.dIdx[a]); j < int(o.dEnd[a]); j++ {
+		c0 := int(o.dIdx[a])
+		crows, cvals, ends := o.cols(wk, p, c0, int(o.dEnd[a]))
+		for j := c0; j < int(o.dEnd[a]); j++ {
 			s := -o.w[j] / norm
-			rows, vals := o.col(wk, p, j)
+			rows, vals := colOf(crows, cvals, ends, j-c0)
 			for e, row := range rows {
 				found := false
 				for q := start; q < end; q++ {
@@ -193,14 +197,26 @@ func (o *MaxDissipation) fillChunk(wk, lo, hi int) {
 	}
 }
 
-// col returns friction column j of p (mech.Problem.TangentCol) on worker
-// wk's scratch.
-func (o *MaxDissipation) col(wk int, p *mech.Problem, j int) ([]int32, []float64) {
-	rows, vals := p.TangentCol(j, o.colRows[wk], o.colVals[wk])
+// cols returns the friction columns [c0, c1) of p, all of one contact
+// (mech.Problem.TangentCols: one call of a basis that writes a contact's
+// columns together), on worker wk's scratch; colOf picks one of them.
+func (o *MaxDissipation) cols(wk int, p *mech.Problem, c0, c1 int) ([]int32, []float64, []int) {
+	rows, vals, ends := p.TangentCols(c0, c1, o.colRows[wk], o.colVals[wk], o.colEnds[wk])
 	if p.DBasis != nil {
 		o.colRows[wk], o.colVals[wk] = rows, vals // keep grown scratch
 	}
-	return rows, vals
+	o.colEnds[wk] = ends
+	return rows, vals, ends
+}
+
+// colOf returns column i of the columns rows, vals with ends ends
+// (mech.Problem.TangentCols).
+func colOf(rows []int32, vals []float64, ends []int, i int) ([]int32, []float64) {
+	s := 0
+	if i > 0 {
+		s = ends[i-1]
+	}
+	return rows[s:ends[i]], vals[s:ends[i]]
 }
 
 // pooledDelassus is a Delassus matrix whose products A x run by row ranges
@@ -316,7 +332,7 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 		o.fSlip, o.fFill = o.slipChunk, o.fillChunk
 	}
 	if nw := o.pool.Workers(); len(o.colRows) < nw {
-		o.colRows, o.colVals, o.dirRows = make([][]int32, nw), make([][]float64, nw), make([][]int32, nw)
+		o.colRows, o.colVals, o.colEnds, o.dirRows = make([][]int32, nw), make([][]float64, nw), make([][]int, nw), make([][]int32, nw)
 	}
 	pooled := o.pool.Workers() > 1 && nd >= 2*o.poolRows()
 	if pooled {

@@ -26,6 +26,18 @@ type Basis interface {
 	AddMulVec(dst, y []float64)
 }
 
+// ContactBasis is a Basis that writes all the columns of one contact in
+// one call, cheaper than one AppendCol per column when they share work (a
+// sphere contact's t and o = n × t share o and the contact's record).
+// Problem.TangentCols uses it when DBasis has it.
+type ContactBasis interface {
+	Basis
+	// AppendContactCols appends columns k0, …, k1−1 — all the columns of
+	// one contact, k0 its first — to rows and vals, each as AppendCol
+	// appends it, and the end of each (its len(rows) after it) to ends.
+	AppendContactCols(k0, k1 int, rows []int32, vals []float64, ends []int) ([]int32, []float64, []int)
+}
+
 // NTangents returns the number of friction columns: D's, or DBasis's
 // when the basis is given matrix-free.
 func (p *Problem) NTangents() int {
@@ -53,6 +65,33 @@ func (p *Problem) TangentCol(k int, rows []int32, vals []float64) ([]int32, []fl
 	}
 	a, b := p.D.Ptr[k], p.D.Ptr[k+1]
 	return p.D.Row[a:b], p.D.Val[a:b]
+}
+
+// TangentCols returns the entries of friction columns k0, …, k1−1 —
+// all the columns of one contact, k0 its first — one after the other,
+// column k0+i being rows[ends[i−1]:ends[i]] (ends[−1] = 0), with
+// TangentCol's entries: slices of D's storage, or, with DBasis, the
+// columns appended to rows[:0] and vals[:0] (in one call when DBasis is a
+// ContactBasis); ends is appended to ends[:0]. The scratch is the
+// caller's, so that steady calls do not allocate.
+func (p *Problem) TangentCols(k0, k1 int, rows []int32, vals []float64, ends []int) ([]int32, []float64, []int) {
+	ends = ends[:0]
+	if cb, ok := p.DBasis.(ContactBasis); ok {
+		return cb.AppendContactCols(k0, k1, rows[:0], vals[:0], ends)
+	}
+	if p.DBasis != nil {
+		rows, vals = rows[:0], vals[:0]
+		for k := k0; k < k1; k++ {
+			rows, vals = p.DBasis.AppendCol(k, rows, vals)
+			ends = append(ends, len(rows))
+		}
+		return rows, vals, ends
+	}
+	a := p.D.Ptr[k0]
+	for k := k0; k < k1; k++ {
+		ends = append(ends, p.D.Ptr[k+1]-a)
+	}
+	return p.D.Row[a:p.D.Ptr[k1]], p.D.Val[a:p.D.Ptr[k1]], ends
 }
 
 // NeedStoredD returns an error naming law when the problem's friction

@@ -354,6 +354,28 @@ func TestMatrixFreeTangentsAreExact(t *testing.T) {
 			y[k] = rng.NormFloat64()
 		}
 	}
+	// a contact's two columns at once (mech.ContactBasis, TangentCols)
+	if _, ok := pf.DBasis.(mech.ContactBasis); !ok {
+		t.Fatal("tanBasis does not write a contact's columns together")
+	}
+	var ends []int
+	for k := 0; k < nd; k += 2 {
+		var fr, sr []int32
+		var fv, sv []float64
+		var fe, se []int
+		fr, fv, fe = pf.TangentCols(k, k+2, rows, vals, ends)
+		rows, vals, ends = fr, fv, fe
+		sr, sv, se = ps.TangentCols(k, k+2, nil, nil, nil)
+		if len(fe) != 2 || len(se) != 2 || fe[0] != se[0] || fe[1] != se[1] || len(fr) != fe[1] || len(sr) != se[1] {
+			t.Fatalf("contact %d: column ends %v (%d entries), stored %v (%d)", k/2, fe, len(fr), se, len(sr))
+		}
+		a := ps.D.Ptr[k]
+		for e := range fr {
+			if fr[e] != ps.D.Row[a+e] || math.Float64bits(fv[e]) != math.Float64bits(ps.D.Val[a+e]) || sr[e] != fr[e] || sv[e] != fv[e] {
+				t.Fatalf("contact %d entry %d: (%d, %v), stored (%d, %v)", k/2, e, fr[e], fv[e], ps.D.Row[a+e], ps.D.Val[a+e])
+			}
+		}
+	}
 	df, ds := make([]float64, pf.NDof()), make([]float64, ps.NDof())
 	pf.DBasis.AddMulVec(df, y)
 	ps.D.AddMulVec(ds, y)

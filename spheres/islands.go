@@ -339,14 +339,29 @@ func (s *System) vPlusSpheres(iw *islandWork, lo, hi int) {
 		n := (*normals)(&iw.tan).put(k, rows[:], vals[:])
 		add(rows[:n], vals[:n], y)
 	}
-	for c, y := range iw.beta[:p.NTangents()] {
-		if y == 0 || !in(p.TangentContact(c)) {
-			continue
+	if p.DBasis != nil {
+		// both columns of a contact from one putPair, added in column order
+		var trows [24]int32
+		var tvals [24]float64
+		beta := iw.beta[:p.NTangents()]
+		for k := range len(beta) / 2 {
+			y0, y1 := beta[2*k], beta[2*k+1]
+			if y0 == 0 && y1 == 0 || !in(k) {
+				continue
+			}
+			e0, e1 := iw.tan.putPair(k, trows[:], tvals[:])
+			if y0 != 0 {
+				add(trows[:e0], tvals[:e0], y0)
+			}
+			if y1 != 0 {
+				add(trows[e0:e1], tvals[e0:e1], y1)
+			}
 		}
-		if p.DBasis != nil {
-			n := iw.tan.put(c, rows[:], vals[:])
-			add(rows[:n], vals[:n], y)
-		} else {
+	} else {
+		for c, y := range iw.beta[:p.NTangents()] {
+			if y == 0 || !in(p.TangentContact(c)) {
+				continue
+			}
 			add(p.D.Row[p.D.Ptr[c]:p.D.Ptr[c+1]], p.D.Val[p.D.Ptr[c]:p.D.Ptr[c+1]], y)
 		}
 	}
@@ -592,6 +607,18 @@ func tangentColumn(ct *contact, c int, ki, kj float64) (d, ai, aj [3]float64) {
 	return o, scale3(ki, t), scale3(kj, t)
 }
 
+// putTangents writes contact ct's two tangent columns, t then o (the
+// entries tangentColumn and putColumn give each, o computed once), on
+// island spheres li and lj into rows and vals (room for 24) and returns
+// the end of the first and of the second.
+func putTangents(rows []int32, vals []float64, ct *contact, li, lj int, ki, kj float64) (e0, e1 int) {
+	t := ct.t
+	o := cross(ct.n, t)
+	e0 = putColumn(rows, vals, li, lj, t, scale3(-ki, o), scale3(-kj, o))
+	e1 = e0 + putColumn(rows[e0:], vals[e0:], li, lj, o, scale3(ki, t), scale3(kj, t))
+	return e0, e1
+}
+
 // tanBasis is an island's friction basis given matrix-free (mech.Basis):
 // column 2k is contact k's tangent t, 2k+1 its o = n × t, computed on
 // demand from the step's contact record, the island problem's Bodies and
@@ -617,6 +644,25 @@ func (b *tanBasis) put(k int, rows []int32, vals []float64) int {
 	return putColumn(rows, vals, b.bodies[k&^1], b.bodies[k|1], d, ai, aj)
 }
 
+// putPair writes contact k's two columns (2k, 2k+1) into rows, vals (room
+// for 24), each as put writes it, and returns the end of each.
+func (b *tanBasis) putPair(k int, rows []int32, vals []float64) (e0, e1 int) {
+	r := &b.rec[k]
+	return putTangents(rows, vals, &b.con[b.cols[k]], b.bodies[2*k], b.bodies[2*k+1], r.ki, r.kj)
+}
+
+// AppendContactCols implements mech.ContactBasis: both columns of a
+// contact from one putPair.
+func (b *tanBasis) AppendContactCols(k0, k1 int, rows []int32, vals []float64, ends []int) ([]int32, []float64, []int) {
+	if k0&1 != 0 || k1 != k0+2 {
+		panic(fmt.Sprintf("spheres: columns [%d, %d) are not one contact's", k0, k1))
+	}
+	l := len(rows)
+	rows, vals = slices.Grow(rows, 24)[:l+24], slices.Grow(vals, 24)[:l+24]
+	e0, e1 := b.putPair(k0>>1, rows[l:], vals[l:])
+	return rows[:l+e1], vals[:l+e1], append(ends, l+e0, l+e1)
+}
+
 // NCols implements mech.Basis.
 func (b *tanBasis) NCols() int { return 2 * len(b.rec) }
 
@@ -632,16 +678,26 @@ func (b *tanBasis) AppendCol(k int, rows []int32, vals []float64) ([]int32, []fl
 }
 
 // AddMulVec implements mech.Basis (Cols.AddMulVec's arithmetic).
+// Both columns of a contact come from one putPair; the terms are added
+// column by column in order, as before.
 func (b *tanBasis) AddMulVec(dst, y []float64) {
-	var rows [12]int32
-	var vals [12]float64
-	for k, yk := range y {
-		if yk == 0 {
+	var rows [24]int32
+	var vals [24]float64
+	for k := range len(y) / 2 {
+		y0, y1 := y[2*k], y[2*k+1]
+		if y0 == 0 && y1 == 0 {
 			continue
 		}
-		n := b.put(k, rows[:], vals[:])
-		for e, r := range rows[:n] {
-			dst[r] += vals[e] * yk
+		e0, e1 := b.putPair(k, rows[:], vals[:])
+		if y0 != 0 {
+			for e, r := range rows[:e0] {
+				dst[r] += vals[e] * y0
+			}
+		}
+		if y1 != 0 {
+			for e, r := range rows[e0:e1] {
+				dst[r] += vals[e0+e] * y1
+			}
 		}
 	}
 }
