@@ -81,6 +81,9 @@ func (o *Coulomb) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, er
 	if err := p.NeedStoredG("friction: Coulomb"); err != nil {
 		return st, err
 	}
+	if err := p.NeedStoredRel("friction: Coulomb"); err != nil {
+		return st, err
+	}
 	m, n, nd := p.NContacts(), p.NDof(), p.D.NCols()
 	clear(lambda[:m])
 	clear(beta[:nd])

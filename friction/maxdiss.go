@@ -128,8 +128,8 @@ func (o *MaxDissipation) slipChunk(wk, lo, hi int) {
 		for j := c0; j < c1; j++ {
 			rows, vals := colOf(crows, cvals, ends, j-c0)
 			w := mech.DotEntries(rows, vals, p.V)
-			if len(p.DRel) != 0 {
-				w += p.DRel[j]
+			if p.HasDRel() {
+				w += p.DRelAt(j)
 			}
 			o.w[j] = w
 			norm2 += w * w
@@ -394,12 +394,12 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 		o.fB(0, 0, m)
 	}
 	o.vt = nil
-	if len(p.DRel) != 0 {
+	if p.HasDRel() {
 		// The relative sliding velocity along d adds d's combination of
 		// the known tangential velocities: b = dᵀv′ + Σⱼ (−wⱼ/‖w‖) DRelⱼ.
 		for a, c0 := range o.dIdx {
 			for j := int(c0); j < int(o.dEnd[a]); j++ {
-				o.b[a] -= o.w[j] / o.dNorm[a] * p.DRel[j]
+				o.b[a] -= o.w[j] / o.dNorm[a] * p.DRelAt(j)
 			}
 		}
 	}

@@ -196,6 +196,9 @@ func (o *NBGS) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, error
 	if err := p.NeedStoredG("friction: NBGS"); err != nil {
 		return st, err
 	}
+	if err := p.NeedStoredRel("friction: NBGS"); err != nil {
+		return st, err
+	}
 	if err := o.Check(); err != nil {
 		return st, err
 	}

@@ -52,11 +52,7 @@ type GR struct {
 // for the contacts [lo, hi).
 func (o *GR) normalChunk(w, lo, hi int) {
 	o.g.ColDots(o.u[lo:hi], o.vt, lo, hi)
-	if len(o.p.NRel) != 0 {
-		for j, r := range o.p.NRel[lo:hi] {
-			o.u[lo+j] += r
-		}
-	}
+	o.p.AddNRel(o.u[lo:hi], lo, hi)
 }
 
 // velocityChunk sets ṽ = v⁻ + M⁻¹(Gλ) on the bodies [lo, hi), with Gλ in
@@ -211,6 +207,10 @@ func (o *GR) Velocity() []float64 {
 // ReadsNormals implements mech.MatrixFreeG: GR reads G only through
 // Problem.Normals.
 func (o *GR) ReadsNormals() bool { return true }
+
+// ReadsKnownRel implements mech.MatrixFreeRel: GR reads NRel only through
+// Problem.AddNRel.
+func (o *GR) ReadsKnownRel() bool { return true }
 
 // SetPool makes GR solve independent islands concurrently (see lcpSolve).
 func (o *GR) SetPool(pool *par.Pool) { o.ker.setPool(pool) }

@@ -352,6 +352,10 @@ func (o *LCP) Name() string { return "lcp" }
 // Problem.Normals.
 func (o *LCP) ReadsNormals() bool { return true }
 
+// ReadsKnownRel implements mech.MatrixFreeRel: LCP reads NRel only
+// through Problem.RelNormalVelocities.
+func (o *LCP) ReadsKnownRel() bool { return true }
+
 // Resolve solves (3) on all contacts of p.
 func (o *LCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	m := p.NContacts()

@@ -169,6 +169,9 @@ func (o *QCE) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	if err := p.NeedStoredG("impact: qce"); err != nil {
 		return mech.Stats{}, err
 	}
+	if err := p.NeedStoredRel("impact: qce"); err != nil {
+		return mech.Stats{}, err
+	}
 	m, n := p.NContacts(), p.NDof()
 	var st mech.Stats
 	for i := range lambda[:m] {

@@ -50,6 +50,16 @@
 // velocity: a ball meeting a wall moving at w leaves with
 // n·(v⁺ − w) = −c n·(v⁻ − w).
 //
+// A system whose known velocities follow from its contact records may
+// give them as a KnownRel in Problem.Known instead of storing NRel and
+// DRel (package spheres: the wall's velocity along a contact's normal and
+// tangents, 24 bytes per contact less). The accessors above (and AddNRel,
+// HasNRel, HasDRel, RelWork, HasRel) read it with the stored values' bits;
+// the operators that read only through them say so (MatrixFreeRel: GR,
+// LCP, friction.MaxDissipation), and the laws that read or write the
+// storage (QCE, Coulomb, NBGS, the stepper's kick and gap terms) refuse
+// such a problem (NeedStoredRel) instead of seeing zeros.
+//
 // # A friction basis given matrix-free (Basis)
 //
 // A system whose tangent columns follow from compact per-contact records

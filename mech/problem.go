@@ -40,6 +40,10 @@ type Problem struct {
 	// acts on the whole relative velocity. Laws that do not support them
 	// refuse a problem that has them (HasRel).
 	NRel, DRel []float64
+	// Known, when not nil, gives NRel and DRel matrix-free (see
+	// KnownRel): both are then empty, and the operators that support it
+	// read the values through NRelAt, DRelAt and AddNRel.
+	Known KnownRel
 	// DBasis, when not nil, gives the friction basis matrix-free (see
 	// Basis): D and DContact are then empty and the operators that support
 	// it read the columns through NTangents, TangentContact and
@@ -91,11 +95,15 @@ func (p *Problem) Reset(dim, n int) {
 	p.Bodies = p.Bodies[:0]
 	p.DBasis = nil
 	p.GNormals = nil
+	p.Known = nil
 }
 
 // NRelAt returns NRel[i], or 0 when the problem has no normal known
 // relative velocities.
 func (p *Problem) NRelAt(i int) float64 {
+	if p.Known != nil {
+		return p.Known.NRel(i)
+	}
 	if len(p.NRel) == 0 {
 		return 0
 	}
@@ -105,6 +113,9 @@ func (p *Problem) NRelAt(i int) float64 {
 // DRelAt returns DRel[k], or 0 when the problem has no tangential known
 // relative velocities.
 func (p *Problem) DRelAt(k int) float64 {
+	if p.Known != nil {
+		return p.Known.DRel(k)
+	}
 	if len(p.DRel) == 0 {
 		return 0
 	}
@@ -124,18 +135,18 @@ func (p *Problem) RelNormalVelocities(dst, v []float64) {
 func (p *Problem) RelNormalVelocitiesRange(dst, v []float64, lo, hi int) {
 	dst = dst[:hi-lo]
 	p.Normals().ColDots(dst, v, lo, hi)
-	if len(p.NRel) != 0 {
-		for i, r := range p.NRel[lo:hi] {
-			dst[i] += r
-		}
-	}
+	p.AddNRel(dst, lo, hi)
 }
 
 // RelTangentVelocities writes Dₖᵀ v + DRel[k] for every friction column
 // into dst (len D.NCols()). Without DRel it is Dᵀv, bit for bit.
 func (p *Problem) RelTangentVelocities(dst, v []float64) {
 	p.D.MulTVec(dst, v)
-	if len(p.DRel) != 0 {
+	if p.Known != nil {
+		for k := range dst {
+			dst[k] += p.Known.DRel(k)
+		}
+	} else if len(p.DRel) != 0 {
 		for k, r := range p.DRel[:len(dst)] {
 			dst[k] += r
 		}
@@ -148,6 +159,18 @@ func (p *Problem) RelTangentVelocities(dst, v []float64) {
 // of velocity w is λ n, its work λ n·w = −λ NRel). See the package
 // documentation, "Energy with moving geometry".
 func (p *Problem) RelWork(lambda, beta []float64) float64 {
+	if p.Known != nil {
+		var w float64
+		for i := range p.NContacts() {
+			w -= lambda[i] * p.Known.NRel(i)
+		}
+		if beta != nil {
+			for k := range p.NTangents() {
+				w -= beta[k] * p.Known.DRel(k)
+			}
+		}
+		return w
+	}
 	return KnownWork(p.NRel, p.DRel, lambda, beta)
 }
 
@@ -209,6 +232,19 @@ func (p *Problem) AppendContact(cor, mu float64, bi, bj int) {
 // HasRel reports whether the problem carries a nonzero known relative
 // velocity (NRel or DRel).
 func (p *Problem) HasRel() bool {
+	if p.Known != nil {
+		for i := range p.NContacts() {
+			if p.Known.NRel(i) != 0 {
+				return true
+			}
+		}
+		for k := range p.NTangents() {
+			if p.Known.DRel(k) != 0 {
+				return true
+			}
+		}
+		return false
+	}
 	for _, x := range p.NRel {
 		if x != 0 {
 			return true
@@ -241,6 +277,9 @@ func (p *Problem) Validate() error {
 	}
 	if p.D.NCols() != len(p.DContact) {
 		return fmt.Errorf("mech: D has %d columns but %d contact indices", p.D.NCols(), len(p.DContact))
+	}
+	if p.Known != nil && (len(p.NRel) != 0 || len(p.DRel) != 0) {
+		return fmt.Errorf("mech: known relative velocities both given matrix-free (Known) and stored (%d and %d)", len(p.NRel), len(p.DRel))
 	}
 	if len(p.NRel) != 0 && len(p.NRel) != m || len(p.DRel) != 0 && len(p.DRel) != p.D.NCols() {
 		return fmt.Errorf("mech: %d contacts and %d friction columns but %d and %d known relative velocities", m, p.D.NCols(), len(p.NRel), len(p.DRel))

@@ -103,6 +103,9 @@ func (s *Stepper) stepImpulseVelocity() error {
 		}
 		// The gap term adds to the known velocities of moving geometry,
 		// if the system set any.
+		if err := p.NeedStoredRel("sim: the gap velocities"); err != nil {
+			return err
+		}
 		moving := len(p.NRel) == m
 		p.NRel = growF(p.NRel, m)
 		for i, xi := range s.gaps {

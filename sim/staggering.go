@@ -200,6 +200,9 @@ func (s *Stepper) stepStaggered(h float64, t0 time.Time) error {
 // problem's known relative velocities (NRel, DRel), and with stabilization
 // min(0, gᵢ)/h for every contact deeper than the threshold.
 func (s *Stepper) addKickVelocities(p *mech.Problem, h float64) error {
+	if err := p.NeedStoredRel("sim: the kick's relative velocities"); err != nil {
+		return err
+	}
 	m, nd := p.NContacts(), p.D.NCols()
 	if len(p.NRel) != m {
 		p.NRel = growF(p.NRel, m)

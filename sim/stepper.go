@@ -241,6 +241,16 @@ type Stepper struct {
 // step's problem (moving geometry), before the stepper adds its own terms,
 // for the step's WallWork.
 func (s *Stepper) keepWall(p *mech.Problem) {
+	if p.Known != nil {
+		s.wallN, s.wallD = s.wallN[:0], s.wallD[:0]
+		for i := range p.NContacts() {
+			s.wallN = append(s.wallN, p.NRelAt(i))
+		}
+		for k := range p.NTangents() {
+			s.wallD = append(s.wallD, p.DRelAt(k))
+		}
+		return
+	}
 	s.wallN = append(s.wallN[:0], p.NRel...)
 	s.wallD = append(s.wallD[:0], p.DRel...)
 }

@@ -89,6 +89,13 @@
 // has the stored columns' bits (TestMatrixFreeNormalsAreExact). The other
 // laws get the stored G (TestMatrixFreeNormalsOnlyForReaders).
 //
+// Likewise the known relative velocities of a moving wall (NRel, DRel) are
+// not stored when every operator reads them through mech.Problem's
+// accessors (mech.MatrixFreeRel: GR, LCP, Alg. 3): the problem carries
+// them as a mech.KnownRel (mech.Problem.Known, the type knownRel: the
+// record's rel and System.relTangent), 24 bytes per contact less, with
+// the stored values' bits (TestMatrixFreeKnownRelIsExact).
+//
 // # Periodic sides (periodic.go)
 //
 // System.Periodic makes x and y periodic: nearest-image contacts, a broad

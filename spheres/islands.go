@@ -139,6 +139,7 @@ type islandWork struct {
 	bodies           []int32
 	cols             []int32  // the contacts of the island being built
 	tan              tanBasis // the friction basis, matrix-free (all laws but blcp)
+	known            knownRel // the known relative velocities, matrix-free (w.freeRel)
 	fBodies, fCount  func(_, lo, hi int)
 	fFill            func(_, lo, hi int)
 	fVPlus           func(_, lo, hi int) // vPlusSpheres on this workspace
@@ -188,6 +189,7 @@ func (s *System) prepareLaws(l *Law) error {
 	}
 	w.law, w.lawMu, w.lawSet, w.lawPool, w.lawColourAt = *l, s.Mu, true, s.pool, w.colourAt
 	w.freeG = w.iw[0].law.readsNormals()
+	w.freeRel = w.iw[0].law.readsKnownRel()
 	return nil
 }
 
@@ -395,6 +397,7 @@ func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled boo
 	u := &w.isl
 	free := w.law.friction() != "blcp" && !w.storedD
 	freeG := w.freeG && !w.storedG
+	freeRel := w.moving && w.freeRel && !w.storedRel
 	iw.bodies = iw.bodies[:0]
 	for _, k := range cols {
 		ct := &w.con[k]
@@ -419,7 +422,7 @@ func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled boo
 	} else {
 		p.G.Ptr = grow(p.G.Ptr, m+1)
 	}
-	if free || freeG {
+	if free || freeG || freeRel {
 		iw.tan.con, iw.tan.cols = w.con, cols
 	}
 	if free {
@@ -434,7 +437,10 @@ func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled boo
 	p.CoR, p.Mu = grow(p.CoR, m), grow(p.Mu, m)
 	p.Bodies = grow(p.Bodies, 2*m)
 	iw.tan.bodies = p.Bodies
-	if w.moving {
+	if freeRel {
+		iw.known = knownRel{b: &iw.tan, s: s}
+		p.Known = &iw.known
+	} else if w.moving {
 		p.NRel, p.DRel = grow(p.NRel, m), grow(p.DRel, 2*m)
 	}
 	iw.cols = cols
@@ -532,7 +538,7 @@ func (s *System) islandColumns(iw *islandWork, lo, hi int, fill bool) {
 				p.DContact[2*lk+c] = lk
 			}
 		}
-		if w.moving {
+		if w.moving && p.Known == nil {
 			p.NRel[lk] = ct.rel
 			p.DRel[2*lk], p.DRel[2*lk+1] = s.relTangent(ct)
 		}
@@ -704,6 +710,28 @@ func (b *tanBasis) AddMulVec(dst, y []float64) {
 
 func scale3(a float64, v [3]float64) [3]float64 { return [3]float64{a * v[0], a * v[1], a * v[2]} }
 
+// knownRel is an island's known relative velocities given matrix-free
+// (mech.KnownRel): contact k's NRel is its record's rel, and its columns'
+// DRel are System.relTangent of its record (the wall's velocity along −t
+// and −o), exactly the values the stored NRel, DRel hold. It reads the
+// contacts through tanBasis's con and cols: no bytes of its own.
+type knownRel struct {
+	b *tanBasis
+	s *System
+}
+
+// NRel implements mech.KnownRel.
+func (k *knownRel) NRel(i int) float64 { return k.b.con[k.b.cols[i]].rel }
+
+// DRel implements mech.KnownRel.
+func (k *knownRel) DRel(c int) float64 {
+	t, o := k.s.relTangent(&k.b.con[k.b.cols[c>>1]])
+	if c&1 == 0 {
+		return t
+	}
+	return o
+}
+
 // normals is an island's G given matrix-free (mech.Normals): column k is
 // contact k's normal, n on island sphere li and −n on lj (none for a
 // wall), computed on demand from the step's contact record and the
@@ -831,20 +859,26 @@ func (g *normals) AddMulVecRows(dst, y []float64, lo, hi int, runs [][2]int) {
 	}
 }
 
+// readsKnownRel reports whether every operator of the law reads the
+// known relative velocities through mech.Problem's accessors
+// (mech.MatrixFreeRel; e(v) reads them through RelNormalVelocitiesRange),
+// so that the islands may give them matrix-free (knownRel).
+func (li *lawInstance) readsKnownRel() bool {
+	return li.everyOperator(func(op any) bool { r, ok := op.(mech.MatrixFreeRel); return ok && r.ReadsKnownRel() })
+}
+
 // readsNormals reports whether every operator of the law reads G through
 // mech.Problem.Normals (mech.MatrixFreeG), so that the islands may give
 // it matrix-free. The boxed LCP reads G's storage.
 func (li *lawInstance) readsNormals() bool {
+	return li.everyOperator(func(op any) bool { r, ok := op.(mech.MatrixFreeG); return ok && r.ReadsNormals() })
+}
+
+// everyOperator reports whether reads holds for the law's impact operator
+// and its friction operator (if any); never with the boxed LCP.
+func (li *lawInstance) everyOperator(reads func(op any) bool) bool {
 	if li.blcp != nil {
 		return false
 	}
-	if r, ok := li.inner.(mech.MatrixFreeG); !ok || !r.ReadsNormals() {
-		return false
-	}
-	if li.fr != nil {
-		if r, ok := li.fr.(mech.MatrixFreeG); !ok || !r.ReadsNormals() {
-			return false
-		}
-	}
-	return true
+	return reads(li.inner) && (li.fr == nil || reads(li.fr))
 }

@@ -290,6 +290,8 @@ type workspace struct {
 	storedD     bool // tests: store the tangent columns (p.D) for every law
 	storedG     bool // tests: store the normal columns (p.G) for every law
 	freeG       bool // the law reads G matrix-free (mech.MatrixFreeG); set by prepareLaws
+	storedRel   bool // tests: store the known relative velocities (p.NRel, p.DRel) for every law
+	freeRel     bool // the law reads NRel, DRel matrix-free (mech.MatrixFreeRel); set by prepareLaws
 	colourAt    int  // the boxed LCP's ColourFrom (tests; 0: its default)
 
 	// periodic sides: per-direction cell sizes of the broad phase, and
