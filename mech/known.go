@@ -17,6 +17,9 @@ type KnownRel interface {
 	// DRel returns friction column k's known tangential relative
 	// velocity (DRel[k]).
 	DRel(k int) float64
+	// AddNRel adds NRel(i) to dst[i−lo] for the contacts i in [lo, hi)
+	// (one call for a range: GR adds them at every iteration).
+	AddNRel(dst []float64, lo, hi int)
 }
 
 // MatrixFreeRel is implemented by the operators that read the known
@@ -42,9 +45,7 @@ func (p *Problem) HasDRel() bool { return p.Known != nil || len(p.DRel) != 0 }
 // as it is otherwise (not even +0 is added, so −0 stays).
 func (p *Problem) AddNRel(dst []float64, lo, hi int) {
 	if p.Known != nil {
-		for i := lo; i < hi; i++ {
-			dst[i-lo] += p.Known.NRel(i)
-		}
+		p.Known.AddNRel(dst, lo, hi)
 		return
 	}
 	if len(p.NRel) != 0 {

@@ -13,6 +13,11 @@ type sliceRel struct{ n, d []float64 }
 
 func (r sliceRel) NRel(i int) float64 { return r.n[i] }
 func (r sliceRel) DRel(k int) float64 { return r.d[k] }
+func (r sliceRel) AddNRel(dst []float64, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		dst[i-lo] += r.n[i]
+	}
+}
 
 // TestKnownRelAccessors: a problem whose known relative velocities are
 // given matrix-free (Known) reads them, through every accessor, bit for

@@ -723,6 +723,14 @@ type knownRel struct {
 // NRel implements mech.KnownRel.
 func (k *knownRel) NRel(i int) float64 { return k.b.con[k.b.cols[i]].rel }
 
+// AddNRel implements mech.KnownRel.
+func (k *knownRel) AddNRel(dst []float64, lo, hi int) {
+	con := k.b.con
+	for i, c := range k.b.cols[lo:hi] {
+		dst[i] += con[c].rel
+	}
+}
+
 // DRel implements mech.KnownRel.
 func (k *knownRel) DRel(c int) float64 {
 	t, o := k.s.relTangent(&k.b.con[k.b.cols[c>>1]])
