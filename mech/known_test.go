@@ -44,14 +44,7 @@ func TestKnownRelAccessors(t *testing.T) {
 	if err := fr.NeedStoredRel("x"); err == nil || !strings.Contains(err.Error(), "matrix-free") {
 		t.Fatalf("NeedStoredRel on Known: %v", err)
 	}
-	same := func(what string, a, b []float64) {
-		t.Helper()
-		for i := range a {
-			if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
-				t.Fatalf("%s[%d] = %v, stored %v", what, i, b[i], a[i])
-			}
-		}
-	}
+	same := func(what string, stored, free []float64) { t.Helper(); sameBits(t, what, free, stored) }
 	ua, ub := make([]float64, m), make([]float64, m)
 	st.RelNormalVelocities(ua, st.V)
 	fr.RelNormalVelocities(ub, fr.V)

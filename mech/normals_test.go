@@ -42,14 +42,7 @@ func TestNormalsAccessor(t *testing.T) {
 	if err := pf.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	same := func(what string, a, b []float64) {
-		t.Helper()
-		for k := range a {
-			if math.Float64bits(a[k]) != math.Float64bits(b[k]) {
-				t.Fatalf("%s[%d] = %v, stored %v", what, k, a[k], b[k])
-			}
-		}
-	}
+	same := func(what string, free, stored []float64) { t.Helper(); sameBits(t, what, free, stored) }
 	uf, us := make([]float64, m), make([]float64, m)
 	pf.RelNormalVelocities(uf, pf.V)
 	ps.G.MulTVec(us, ps.V)
@@ -102,5 +95,16 @@ func TestNormalsAccessor(t *testing.T) {
 	pf.Reset(2, n)
 	if pf.GNormals != nil || pf.NContacts() != 0 {
 		t.Fatalf("after Reset: GNormals %v, %d contacts", pf.GNormals, pf.NContacts())
+	}
+}
+
+// sameBits fails t unless the matrix-free values got equal the stored ones
+// bit for bit.
+func sameBits(t *testing.T, what string, got, stored []float64) {
+	t.Helper()
+	for k := range stored {
+		if math.Float64bits(got[k]) != math.Float64bits(stored[k]) {
+			t.Fatalf("%s[%d] = %v, stored %v", what, k, got[k], stored[k])
+		}
 	}
 }

@@ -86,20 +86,18 @@ func setCorrection(st *sim.Stepper, cs correctionScene, opt CorrectionOptions, m
 	if err := setRedetect(st, cs, opt, mapping); err != nil {
 		return err
 	}
-	var on bool
+	set, on, err := onOffOption("position-correction", opt.Mode)
+	if err != nil {
+		return err
+	}
 	why := ""
-	switch opt.Mode {
-	case "on", "off":
-		on, why = opt.Mode == "on", "command line"
-	case "":
-		switch {
-		case cs.elem != nil:
-			on, why = true, "scene"
-		case cs.own && cs.gravity:
-			on, why = true, "default for impactsim's scenes with gravity"
-		}
-	default:
-		return fmt.Errorf("option --position-correction: expected on or off, got %q", opt.Mode)
+	switch {
+	case set:
+		why = "command line"
+	case cs.elem != nil:
+		on, why = true, "scene"
+	case cs.own && cs.gravity:
+		on, why = true, "default for impactsim's scenes with gravity"
 	}
 	if !on {
 		if why != "" {
@@ -153,15 +151,13 @@ func (opt Options) correction() CorrectionOptions {
 // (off by default: Alg. 4's active set, SCISim's), and appends the choice
 // to mapping.
 func setRedetect(st *sim.Stepper, cs correctionScene, opt CorrectionOptions, mapping *string) error {
-	var on bool
-	why := ""
-	switch opt.Redetect {
-	case "on", "off":
-		on, why = opt.Redetect == "on", "command line"
-	case "":
+	set, on, err := onOffOption("redetect", opt.Redetect)
+	if err != nil {
+		return err
+	}
+	why := "command line"
+	if !set {
 		on, why = cs.redetect != nil, "scene"
-	default:
-		return fmt.Errorf("option --redetect: expected on or off, got %q", opt.Redetect)
 	}
 	if !on {
 		return nil
@@ -184,4 +180,16 @@ func setRedetect(st *sim.Stepper, cs correctionScene, opt CorrectionOptions, map
 	}
 	*mapping += fmt.Sprintf(", active set closed under v⁺ (%s): ≤ %d re-solves", why, st.ClosureConfig().MaxRounds)
 	return nil
+}
+
+// onOffOption reads an on|off command-line option: set reports whether it
+// was given ("" leaves the choice to the scene or the default).
+func onOffOption(flag, v string) (set, on bool, err error) {
+	switch v {
+	case "on", "off":
+		return true, v == "on", nil
+	case "":
+		return false, false, nil
+	}
+	return false, false, fmt.Errorf("option --%s: expected on or off, got %q", flag, v)
 }
