@@ -51,8 +51,7 @@ type GR struct {
 // normalChunk sets the relative normal velocities u_j = ∇g_jᵀ ṽ + NRel_j
 // for the contacts [lo, hi).
 func (o *GR) normalChunk(w, lo, hi int) {
-	o.g.ColDots(o.u[lo:hi], o.vt, lo, hi)
-	o.p.AddNRel(o.u[lo:hi], lo, hi)
+	o.p.RelNormalVelocitiesRange(o.u[lo:hi], o.vt, lo, hi)
 }
 
 // velocityChunk sets ṽ = v⁻ + M⁻¹(Gλ) on the bodies [lo, hi), with Gλ in

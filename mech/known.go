@@ -22,6 +22,18 @@ type KnownRel interface {
 	AddNRel(dst []float64, lo, hi int)
 }
 
+// RelColDotter is implemented by Normals that can add a KnownRel's NRel in
+// the same pass over their contact records as ColDots, when that KnownRel
+// reads the same records (RelColDots reports false, and writes nothing,
+// for any other). The sum is ColDots' value plus NRel, added last, so the
+// bits are ColDots followed by AddNRel's.
+type RelColDotter interface {
+	// RelColDots sets dst[j−lo] = ∇gⱼᵀ x + k.NRel(j) for the columns j
+	// in [lo, hi) and reports true, or reports false when k is not one
+	// it can fuse.
+	RelColDots(dst, x []float64, k KnownRel, lo, hi int) bool
+}
+
 // MatrixFreeRel is implemented by the operators that read the known
 // relative velocities only through Problem's accessors (NRelAt, DRelAt,
 // AddNRel, HasNRel, HasDRel, RelNormalVelocities, RelTangentVelocities), so

@@ -134,7 +134,11 @@ func (p *Problem) RelNormalVelocities(dst, v []float64) {
 // range at a time.
 func (p *Problem) RelNormalVelocitiesRange(dst, v []float64, lo, hi int) {
 	dst = dst[:hi-lo]
-	p.Normals().ColDots(dst, v, lo, hi)
+	g := p.Normals()
+	if f, ok := g.(RelColDotter); ok && p.Known != nil && f.RelColDots(dst, v, p.Known, lo, hi) {
+		return
+	}
+	g.ColDots(dst, v, lo, hi)
 	p.AddNRel(dst, lo, hi)
 }
 

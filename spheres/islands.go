@@ -767,7 +767,22 @@ func (g *normals) AppendCol(k int, rows []int32, vals []float64) ([]int32, []flo
 
 // ColDots implements mech.Normals with Cols.ColDot's summation of the
 // stored column's 3 or 6 entries (in order, from zero).
-func (g *normals) ColDots(dst, x []float64, lo, hi int) {
+func (g *normals) ColDots(dst, x []float64, lo, hi int) { g.colDots(dst, x, lo, hi, false) }
+
+// RelColDots implements mech.RelColDotter for the island's own knownRel
+// (the same records): ColDots with the record's rel added last, one pass.
+func (g *normals) RelColDots(dst, x []float64, k mech.KnownRel, lo, hi int) bool {
+	kr, ok := k.(*knownRel)
+	if !ok || kr.b != (*tanBasis)(g) {
+		return false
+	}
+	g.colDots(dst, x, lo, hi, true)
+	return true
+}
+
+// colDots is ColDots, adding each record's rel after the column's sum
+// when rel is set.
+func (g *normals) colDots(dst, x []float64, lo, hi int, rel bool) {
 	bodies, cols, dst := g.bodies[2*lo:2*hi], g.cols[lo:hi], dst[:hi-lo]
 	for k := range cols {
 		li, lj := bodies[2*k], bodies[2*k+1]
@@ -784,6 +799,9 @@ func (g *normals) ColDots(dst, x []float64, lo, hi int) {
 			s += -n[0] * xj[0]
 			s += -n[1] * xj[1]
 			s += -n[2] * xj[2]
+		}
+		if rel {
+			s += g.con[cols[k]].rel
 		}
 		dst[k] = s
 	}
