@@ -53,6 +53,41 @@ func TestMatrixFreeKnownRelIsExact(t *testing.T) {
 		t.Fatal("no contact has known normal and tangential velocities: nothing is compared")
 	}
 
+	// GR's fused pass (mech.RelColDotter) is ColDots then AddNRel bit for
+	// bit, and writes nothing for a KnownRel that is not the island's own.
+	g, ok := pf.Normals().(mech.RelColDotter)
+	if !ok {
+		t.Fatal("the islands' matrix-free G does not fuse the known velocities")
+	}
+	m, lo := len(cols), len(cols)/3
+	x := make([]float64, len(pf.V))
+	for i := range x {
+		x[i] = math.Sin(float64(i) + 0.5)
+	}
+	fused, two := make([]float64, m-lo), make([]float64, m-lo)
+	if !g.RelColDots(fused, x, pf.Known, lo, m) {
+		t.Fatal("RelColDots refused the island's own known velocities")
+	}
+	pf.Normals().ColDots(two, x, lo, m)
+	pf.AddNRel(two, lo, m)
+	for i := range two {
+		if math.Float64bits(fused[i]) != math.Float64bits(two[i]) {
+			t.Fatalf("fused u[%d] = %v, ColDots + AddNRel %v", lo+i, fused[i], two[i])
+		}
+	}
+	marked := make([]float64, m)
+	for i := range marked {
+		marked[i] = 7
+	}
+	if g.RelColDots(marked, x, otherKnown{}, 0, m) {
+		t.Fatal("RelColDots fused a KnownRel that does not read the island's records")
+	}
+	for i, u := range marked {
+		if u != 7 {
+			t.Fatalf("a refused RelColDots wrote u[%d] = %v", i, u)
+		}
+	}
+
 	// readers of the storage refuse
 	beta := make([]float64, pf.NTangents())
 	lambda := make([]float64, pf.NContacts())
@@ -96,5 +131,16 @@ func TestMatrixFreeKnownRelIsExact(t *testing.T) {
 		if got := s.work.iw[0].p.Known != nil; got != (c.free && s.work.moving) {
 			t.Errorf("%s: the island problem's Known set %v, want %v", c.l.Name(), got, c.free)
 		}
+	}
+}
+
+// otherKnown is a KnownRel that is not an island's knownRel.
+type otherKnown struct{}
+
+func (otherKnown) NRel(int) float64 { return 1 }
+func (otherKnown) DRel(int) float64 { return 1 }
+func (otherKnown) AddNRel(dst []float64, lo, hi int) {
+	for i := range dst[:hi-lo] {
+		dst[i]++
 	}
 }
