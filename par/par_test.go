@@ -1,6 +1,9 @@
 package par
 
-import "testing"
+import (
+	"testing"
+	"time"
+)
 
 func TestForEach(t *testing.T) {
 	for _, workers := range []int{1, 2, 3, 8} {
@@ -29,5 +32,44 @@ func TestForEach(t *testing.T) {
 	nilPool.For(5, 1, func(w, lo, hi int) { n += hi - lo })
 	if n != 5 {
 		t.Fatal(n)
+	}
+}
+
+// TestHandOffs runs many hand-offs with gaps below and above spinFor, so
+// that both the polling and the sleeping paths of the workers and of the
+// caller are taken, with a worker slower or faster than the caller, and
+// checks that every range ran exactly once per call.
+func TestHandOffs(t *testing.T) {
+	for _, workers := range []int{2, 3} {
+		p := New(workers)
+		count := make([]int, 64)
+		var slow int
+		f := func(w, lo, hi int) {
+			if w == slow {
+				time.Sleep(2 * spinFor)
+			}
+			for i := lo; i < hi; i++ {
+				count[i]++
+			}
+		}
+		calls := 0
+		for k := 0; k < 200; k++ {
+			slow = k % (workers + 1) // worker 0 (the caller), another, or none
+			if k%7 == 0 {
+				time.Sleep(3 * spinFor) // the workers go to sleep
+			}
+			p.For(len(count), 1, f)
+			calls++
+			if k%5 == 0 {
+				p.Each(len(count), func(w, i int) { count[i]++ })
+				calls++
+			}
+		}
+		for i, c := range count {
+			if c != calls {
+				t.Fatalf("workers %d: index %d ran %d times in %d calls", workers, i, c, calls)
+			}
+		}
+		p.Close()
 	}
 }
