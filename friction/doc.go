@@ -21,7 +21,17 @@
 // direction order) and M⁻¹ applied per body, then one dot product per
 // direction, with no entry of A stored; it agrees with the assembled
 // matrix to rounding (TestMaxDissipationMatrixFreeAgrees) and trades the
-// assembled matrix's memory for more CPU time. It also reads a
+// assembled matrix's memory for more CPU time. When the friction basis is
+// a SphereBasis (the fast sphere path's scaled sphere contacts, scalar
+// blocks of M⁻¹: maxdiss_sphere.go), the slip pass reads each contact's t,
+// o and moment scales directly (the generic pass's bits), and the
+// matrix-free QP stores neither the directions' entries nor A: a sliding
+// direction is (s, −κ_i q | −s, −κ_j q) with s = a t + c o, q = a o − c t,
+// kept as (±s, q) in each sphere's list, and A z is one pass by spheres
+// (L_b = Σ z s, Q_b = Σ z q, then each entry's σ_b (s·L_b + κ_b² q·Q_b))
+// plus a sum per direction; it agrees with the assembled matrix to
+// rounding and is bitwise the same on any pool (TestMaxDissipationSphereFree,
+// TestMaxDissipationSphereFreePooled). It also reads a
 // friction basis given matrix-free (mech.Problem.DBasis: the columns
 // computed by the system when read, none stored), with the stored basis's
 // bits (TestMaxDissipationMatrixFreeBasis); Coulomb, NBGS and the boxed LCP

@@ -43,6 +43,9 @@ type MaxDissipation struct {
 	// time in that run: its Delassus matrix has ≈ 3–6 entries per row, so
 	// a product from the 12-entry directions costs more than one from the
 	// assembled rows (BENCHMARKS.md, issue 16).
+	// With a SphereBasis friction basis on scalar blocks the matrix-free
+	// QP is sphereDelassus instead, which stores no direction entries
+	// either (maxdiss_sphere.go).
 	MatrixFreeFrom int
 
 	solver qp.Solver
@@ -76,6 +79,7 @@ type MaxDissipation struct {
 	pool    *par.Pool
 	pa      pooledDelassus
 	fa      freeDelassus
+	sf      sphereDelassus
 	// poolFrom overrides pooledDelassusRows (tests; 0: the constant)
 	poolFrom int
 }
@@ -114,6 +118,10 @@ func (o *MaxDissipation) poolRows() int {
 // range holding its first column, so any split gives the same result.
 func (o *MaxDissipation) slipChunk(wk, lo, hi int) {
 	p := o.p
+	if sb, ok := p.DBasis.(SphereBasis); ok {
+		o.slipSpheres(sb, lo, hi)
+		return
+	}
 	nd := len(o.w)
 	lo, hi = o.contactStart(lo), o.contactStart(hi)
 	for c0 := lo; c0 < hi; {
@@ -357,14 +365,22 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 		}
 		c0 = c1
 	}
-	o.d.Row, o.d.Val = growSlack(o.d.Row, total), growSlack(o.d.Val, total)
-	if m := len(o.dIdx); pooled && m >= 2*o.poolRows() {
-		o.pool.For(m, min(2048, o.poolRows()), o.fFill)
+	m := len(o.dIdx)
+	sb, sphere := sphereFree(p)
+	sphere = sphere && o.MatrixFreeFrom > 0 && m >= o.MatrixFreeFrom
+	if sphere {
+		// the directions' compact form only (sphereDelassus): no entries
+		o.sf.pool, o.sf.grain, o.sf.from = o.pool, min(2048, o.poolRows()), 2*o.poolRows()
+		o.sf.build(sb, &p.MInv, o.dIdx, o.w, o.dNorm)
 	} else {
-		o.fillChunk(0, 0, m)
+		o.d.Row, o.d.Val = growSlack(o.d.Row, total), growSlack(o.d.Val, total)
+		if pooled && m >= 2*o.poolRows() {
+			o.pool.For(m, min(2048, o.poolRows()), o.fFill)
+		} else {
+			o.fillChunk(0, 0, m)
+		}
 	}
 	o.p, o.lambda = nil, nil
-	m := len(o.dIdx)
 	if m == 0 {
 		return st, nil
 	}
@@ -388,7 +404,9 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 		}
 	}
 	o.vt = vt
-	if from := o.poolRows(); o.pool.Workers() > 1 && m >= from {
+	if sphere {
+		o.sf.dots(o.b, vt)
+	} else if from := o.poolRows(); o.pool.Workers() > 1 && m >= from {
 		o.pool.For(m, min(2048, from), o.fB)
 	} else {
 		o.fB(0, 0, m)
@@ -406,7 +424,9 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 	o.z = grow(o.z, m)
 	clear(o.z)
 	o.prob = qp.Problem{A: &o.A, B: o.b, Hi: o.hi}
-	if o.MatrixFreeFrom > 0 && m >= o.MatrixFreeFrom {
+	if sphere {
+		o.prob.A = &o.sf // from the directions' compact form
+	} else if o.MatrixFreeFrom > 0 && m >= o.MatrixFreeFrom {
 		// A matrix-free: products from the directions (o.vp, v′ when
 		// computed here and no longer needed, holds M⁻¹ D x)
 		o.vp = grow(o.vp, n)
@@ -423,7 +443,7 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 		o.A.Assemble(&o.d, &p.MInv)
 	}
 	r, err := o.solver.Solve(&o.prob, o.z)
-	o.fa.u = nil
+	o.fa.u, o.sf.sig, o.sf.kap = nil, nil, nil
 	st.Iterations, st.Solves, st.SolverIterations, st.Residual = 1, 1, r.Iterations, r.Residual
 	if err != nil {
 		return st, fmt.Errorf("friction: maximal dissipation on %d sliding contacts: %w", m, err)

@@ -182,24 +182,7 @@ func matrixFreeAgrees(t *testing.T, scalar bool) {
 	// the operator itself: diagonal and a product against the assembled
 	// matrix (same directions: the build does not depend on the path)
 	fr.fa.u = make([]float64, p.NDof())
-	x, ya, yf := make([]float64, m), make([]float64, m), make([]float64, m)
-	rng := rand.New(rand.NewSource(5))
-	for i := range x {
-		x[i] = rng.NormFloat64()
-	}
-	asm.A.MulVec(ya, x)
-	fr.fa.MulVec(yf, x)
-	for i := range x {
-		if e := math.Abs(yf[i] - ya[i]); e > 1e-13*(1+math.Abs(ya[i])) {
-			t.Fatalf("(A x)[%d] = %v matrix-free, %v assembled", i, yf[i], ya[i])
-		}
-		if e := math.Abs(fr.fa.Diag(i) - asm.A.Diag(i)); e > 1e-14*asm.A.Diag(i) {
-			t.Fatalf("A[%d,%d] = %v matrix-free, %v assembled", i, i, fr.fa.Diag(i), asm.A.Diag(i))
-		}
-		if j := (i * 7) % m; math.Abs(fr.fa.At(i, j)-asm.A.At(i, j)) > 1e-14*(1+math.Abs(asm.A.At(i, j))) {
-			t.Fatalf("A[%d,%d] = %v matrix-free, %v assembled", i, j, fr.fa.At(i, j), asm.A.At(i, j))
-		}
-	}
+	sameMatrix(t, &asm.A, &fr.fa, 1e-13)
 	// stopping early is an error naming the iterations and the residual
 	short := mdp(t, 1e-14, nil, 0, 1)
 	short.solver.(*qp.Sparse).MaxIter = 2
@@ -261,6 +244,44 @@ func TestMaxDissipationPooledAllocs(t *testing.T) {
 		solve()
 		if a := testing.AllocsPerRun(3, solve); a != 0 {
 			t.Errorf("MatrixFreeFrom %d: %v allocations per solve, want 0", free, a)
+		}
+	}
+}
+
+// diagMatrix is a QP matrix with its diagonal (mech.Delassus and the
+// matrix-free forms).
+type diagMatrix interface {
+	qp.Matrix
+	Diag(i int) float64
+}
+
+// sameMatrix checks a matrix-free QP matrix against the assembled one of
+// the same directions: a product with a random vector to tol relative,
+// the diagonal and the entries A[i, 7i mod m], A[i, i±1] to 1e-14.
+func sameMatrix(t *testing.T, asm, free diagMatrix, tol float64) {
+	t.Helper()
+	m := asm.Dim()
+	if free.Dim() != m {
+		t.Fatalf("dimension %d matrix-free, %d assembled", free.Dim(), m)
+	}
+	x, ya, yf := make([]float64, m), make([]float64, m), make([]float64, m)
+	rng := rand.New(rand.NewSource(5))
+	for i := range x {
+		x[i] = rng.NormFloat64()
+	}
+	asm.MulVec(ya, x)
+	free.MulVec(yf, x)
+	for i := range x {
+		if e := math.Abs(yf[i] - ya[i]); e > tol*(1+math.Abs(ya[i])) {
+			t.Fatalf("(A x)[%d] = %v matrix-free, %v assembled", i, yf[i], ya[i])
+		}
+		if e := math.Abs(free.Diag(i) - asm.Diag(i)); e > 1e-14*asm.Diag(i) {
+			t.Fatalf("A[%d,%d] = %v matrix-free, %v assembled", i, i, free.Diag(i), asm.Diag(i))
+		}
+		for _, j := range []int{(i * 7) % m, (i + 1) % m, max(i-1, 0)} {
+			if math.Abs(free.At(i, j)-asm.At(i, j)) > 1e-14*(1+math.Abs(asm.At(i, j))) {
+				t.Fatalf("A[%d,%d] = %v matrix-free, %v assembled", i, j, free.At(i, j), asm.At(i, j))
+			}
 		}
 	}
 }

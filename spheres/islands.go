@@ -136,6 +136,7 @@ type islandWork struct {
 	lambda, beta     []float64
 	vp               []float64
 	sc               []float64 // per island sphere: √(I/m)
+	ks               []float64 // per island sphere: its moment scale r/√(I/m)
 	bodies           []int32
 	cols             []int32  // the contacts of the island being built
 	tan              tanBasis // the friction basis, matrix-free (all laws but blcp)
@@ -386,12 +387,13 @@ func (s *System) vPlusSpheres(iw *islandWork, lo, hi int) {
 //
 // The tangent columns are stored (p.D) only for the boxed LCP, which reads
 // D's storage; for the other laws (Alg. 3, no friction) they are given
-// matrix-free (p.DBasis = iw.tan, mech.Basis): 24 bytes per contact
-// instead of 24 entries and their pointers (≈ 320 bytes), the same
-// columns bit for bit. The normal columns are stored (p.G) only when some
-// operator of the law reads G's storage; for the others (w.freeG: GR,
-// LCP, Alg. 3) they are given matrix-free (p.GNormals = iw.tan as
-// normals, mech.Normals), from the same 24 bytes per contact.
+// matrix-free (p.DBasis = iw.tan, mech.Basis and friction.SphereBasis):
+// from the contact records, the island's Bodies and one moment scale per
+// sphere (iw.ks) instead of 24 entries and their pointers (≈ 320 bytes a
+// contact), the same columns bit for bit. The normal columns are stored
+// (p.G) only when some operator of the law reads G's storage; for the
+// others (w.freeG: GR, LCP, Alg. 3) they are given matrix-free (p.GNormals
+// = iw.tan as normals, mech.Normals), from the same records.
 func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled bool) {
 	w := &s.work
 	u := &w.isl
@@ -414,7 +416,8 @@ func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled boo
 	p.Reset(3, 6*nb)
 	p.M.ShapeUniform(nb, 6)
 	p.MInv.ShapeUniform(nb, 6)
-	iw.sc = growF(iw.sc, nb)
+	iw.sc, iw.ks = growF(iw.sc, nb), growF(iw.ks, nb)
+	iw.tan.ks = iw.ks
 	if freeG {
 		p.G.Ptr = p.G.Ptr[:0] // a direct read of a column panics (mech.Normals)
 		p.GNormals = (*normals)(&iw.tan)
@@ -424,9 +427,6 @@ func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled boo
 	}
 	if free || freeG || freeRel {
 		iw.tan.con, iw.tan.cols = w.con, cols
-	}
-	if free {
-		iw.tan.rec = grow(iw.tan.rec, m)
 	}
 	if free {
 		p.DBasis = &iw.tan
@@ -489,7 +489,7 @@ func (s *System) islandBodies(iw *islandWork, lo, hi int) {
 		b := iw.bodies[lb]
 		p.M.Data[lb], p.MInv.Data[lb] = 1/s.InvM[b], s.InvM[b]
 		sc := math.Sqrt(s.InvM[b] / s.InvI[b])
-		iw.sc[lb] = sc
+		iw.sc[lb], iw.ks[lb] = sc, s.R[b]/sc
 		v, vw := p.V[6*lb:6*lb+6], s.VW[6*b:6*b+6]
 		v[0], v[1], v[2] = vw[0], vw[1], vw[2]
 		v[3], v[4], v[5] = sc*vw[3], sc*vw[4], sc*vw[5]
@@ -510,10 +510,9 @@ func (s *System) islandColumns(iw *islandWork, lo, hi int, fill bool) {
 		if ct.j >= 0 {
 			lj = int(u.loc[ct.j])
 		}
-		ri, rj := s.radii(ct)
-		ki, kj := ri/iw.sc[li], 0.0
+		ki, kj := iw.ks[li], 0.0
 		if lj >= 0 {
-			kj = rj / iw.sc[lj]
+			kj = iw.ks[lj]
 		}
 		if !fill {
 			if !freeG {
@@ -527,9 +526,6 @@ func (s *System) islandColumns(iw *islandWork, lo, hi int, fill bool) {
 		}
 		if !freeG {
 			writeColumn(&p.G, p.G.Ptr[lk], li, lj, ct.n, [3]float64{}, [3]float64{})
-		}
-		if free {
-			iw.tan.rec[lk] = tanRec{ki: ki, kj: kj}
 		}
 		if !free {
 			for c := 0; c < 2; c++ {
@@ -628,33 +624,36 @@ func putTangents(rows []int32, vals []float64, ct *contact, li, lj int, ki, kj f
 // tanBasis is an island's friction basis given matrix-free (mech.Basis):
 // column 2k is contact k's tangent t, 2k+1 its o = n × t, computed on
 // demand from the step's contact record, the island problem's Bodies and
-// rec[k], exactly as the stored columns are (tangentColumn, putColumn).
+// the moment scales of its spheres, exactly as the stored columns are
+// (tangentColumn, putColumn).
 type tanBasis struct {
 	con    []contact // the step's contacts
 	cols   []int32   // the island's contacts (indices into con)
 	bodies []int     // the island problem's Bodies: contact k's spheres at 2k, 2k+1 (−1: a wall)
-	rec    []tanRec  // per island contact (the friction basis only)
+	ks     []float64 // per island sphere: its moment scale r/√(I/m) (islandWork.ks)
 }
 
-// tanRec is what a contact's tangent columns need besides its record and
-// its spheres: the moment scales r/s.
-type tanRec struct {
-	ki, kj float64
+// scales returns the moment scales of contact k's spheres (0 for a wall).
+func (b *tanBasis) scales(k int) (ki, kj float64) {
+	if lj := b.bodies[2*k+1]; lj >= 0 {
+		kj = b.ks[lj]
+	}
+	return b.ks[b.bodies[2*k]], kj
 }
 
 // put writes column k's entries into rows, vals (room for 12) and returns
 // their number.
 func (b *tanBasis) put(k int, rows []int32, vals []float64) int {
-	r := &b.rec[k>>1]
-	d, ai, aj := tangentColumn(&b.con[b.cols[k>>1]], k&1, r.ki, r.kj)
+	ki, kj := b.scales(k >> 1)
+	d, ai, aj := tangentColumn(&b.con[b.cols[k>>1]], k&1, ki, kj)
 	return putColumn(rows, vals, b.bodies[k&^1], b.bodies[k|1], d, ai, aj)
 }
 
 // putPair writes contact k's two columns (2k, 2k+1) into rows, vals (room
 // for 24), each as put writes it, and returns the end of each.
 func (b *tanBasis) putPair(k int, rows []int32, vals []float64) (e0, e1 int) {
-	r := &b.rec[k]
-	return putTangents(rows, vals, &b.con[b.cols[k]], b.bodies[2*k], b.bodies[2*k+1], r.ki, r.kj)
+	ki, kj := b.scales(k)
+	return putTangents(rows, vals, &b.con[b.cols[k]], b.bodies[2*k], b.bodies[2*k+1], ki, kj)
 }
 
 // AppendContactCols implements mech.ContactBasis: both columns of a
@@ -669,8 +668,18 @@ func (b *tanBasis) AppendContactCols(k0, k1 int, rows []int32, vals []float64, e
 	return rows[:l+e1], vals[:l+e1], append(ends, l+e0, l+e1)
 }
 
+// SphereContact implements friction.SphereBasis: contact k's island
+// spheres and its t and o = n × t, as tangentColumn computes them.
+func (b *tanBasis) SphereContact(k int) (i, j int32, t, o [3]float64) {
+	ct := &b.con[b.cols[k]]
+	return int32(b.bodies[2*k]), int32(b.bodies[2*k+1]), ct.t, cross(ct.n, ct.t)
+}
+
+// MomentScales implements friction.SphereBasis: κ of the island's spheres.
+func (b *tanBasis) MomentScales() []float64 { return b.ks }
+
 // NCols implements mech.Basis.
-func (b *tanBasis) NCols() int { return 2 * len(b.rec) }
+func (b *tanBasis) NCols() int { return 2 * len(b.cols) }
 
 // Contact implements mech.Basis.
 func (b *tanBasis) Contact(k int) int { return k >> 1 }
