@@ -2,6 +2,7 @@ package spheres
 
 import (
 	"math"
+	"math/rand/v2"
 	"testing"
 
 	"impactsim/friction"
@@ -139,4 +140,76 @@ func TestPeriodicRefusesShortPeriod(t *testing.T) {
 	} else {
 		t.Log(err)
 	}
+}
+
+// TestImpactBroadPhaseFindsEveryPair: StepImpact's broad phase (the grid,
+// its wrapped stencil and the candidates' rejection at the prediction,
+// pairs) keeps exactly the sphere pairs that overlap at the free-flight
+// prediction under the nearest image, with pair's contact, on periodic
+// cells of three to six broad-phase cells a side (the shortest allowed,
+// where the image is decided closest to half a period) with fast spheres
+// of several sizes: the same contacts as testing every pair with pair.
+func TestImpactBroadPhaseFindsEveryPair(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 8))
+	total := 0
+	for trial := 0; trial < 40; trial++ {
+		cells := 3 + trial%4
+		s := &System{Gravity: [3]float64{0, 0, -9.81}}
+		h := 2e-3
+		l := 1.0
+		s.Periodic = Periodic{Lo: [2]float64{-0.3, 0.2}, L: [2]float64{l, l * (1 + 0.1*float64(trial%3))}}
+		n := 60 + rng.IntN(60)
+		for k := 0; k < n; k++ {
+			x := [3]float64{-0.3 + l*rng.Float64(), 0.2 + s.Periodic.L[1]*rng.Float64(), 0.4 * rng.Float64()}
+			v := [3]float64{20 * (rng.Float64() - 0.5), 20 * (rng.Float64() - 0.5), 4 * (rng.Float64() - 0.5)}
+			s.Add(x, v, [3]float64{}, 0.02+0.04*rng.Float64(), 1000)
+		}
+		// the largest radius that still gives the grid `cells` cells along x
+		w := &s.work
+		w.alg4, w.h = true, h
+		s.wrapPeriodic()
+		m := s.margin(h)
+		rmax := 0.5 * (l/float64(cells) - m) * 0.999
+		for k := range s.R {
+			s.R[k] = math.Min(s.R[k], rmax)
+		}
+		s.R[0] = rmax
+		s.detect(h, 0)
+		if w.gridErr != nil || w.dims[0] != cells {
+			t.Fatalf("trial %d: %d cells along x (want %d), %v", trial, w.dims[0], cells, w.gridErr)
+		}
+		got := map[[2]int32]contact{}
+		for _, c := range w.con[:w.npair] {
+			key := [2]int32{min(c.i, c.j), max(c.i, c.j)}
+			if _, dup := got[key]; dup {
+				t.Fatalf("trial %d: pair %v twice", trial, key)
+			}
+			got[key] = c
+		}
+		want := 0
+		for i := 0; i < n; i++ {
+			for j := i + 1; j < n; j++ {
+				for _, ij := range [][2]int{{i, j}, {j, i}} {
+					out, _ := s.pair(nil, 0, ij[0], ij[1])
+					c, ok := got[[2]int32{int32(i), int32(j)}]
+					if len(out) == 1 && ok && c.i == out[0].i {
+						if c != out[0] {
+							t.Fatalf("trial %d: pair (%d, %d): contact %+v, pair gives %+v", trial, i, j, c, out[0])
+						}
+						want++
+					} else if len(out) == 1 != ok {
+						t.Fatalf("trial %d: pair (%d, %d) in the broad phase %v, at the prediction %v", trial, ij[0], ij[1], ok, len(out) == 1)
+					}
+				}
+			}
+		}
+		if want != len(got) {
+			t.Fatalf("trial %d: %d pairs found, %d confirmed", trial, len(got), want)
+		}
+		total += want
+		if trial == 0 && want == 0 {
+			t.Fatal("no pairs: the test needs denser spheres")
+		}
+	}
+	t.Logf("%d pairs", total)
 }

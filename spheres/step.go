@@ -639,9 +639,7 @@ func (s *System) pairChunk(ch, lo, hi int) {
 		for ai := a0; ai < a1; ai++ {
 			i := int(w.order[ai])
 			// same cell: later spheres only
-			for bi := ai + 1; bi < a1; bi++ {
-				out, pen = s.pair(out, pen, i, int(w.order[bi]))
-			}
+			out, pen = s.pairs(out, pen, i, w.order[ai+1:a1])
 			for _, off := range w.stencilOff {
 				x, y, z := cx+off[0], cy+off[1], cz+off[2]
 				if x >= w.dims[0] && w.periodic[0] {
@@ -656,14 +654,62 @@ func (s *System) pairChunk(ch, lo, hi int) {
 					continue
 				}
 				c2 := (x*ny+y)*nz + z
-				for bi := w.cellStart[c2]; bi < w.cellStart[c2+1]; bi++ {
-					out, pen = s.pair(out, pen, i, int(w.order[bi]))
-				}
+				out, pen = s.pairs(out, pen, i, w.order[w.cellStart[c2]:w.cellStart[c2+1]])
 			}
 		}
 	}
 	w.chunkCon[ch] = out
 	w.chunkPen[2*ch] = pen
+}
+
+// pairs appends the contacts of sphere i with the spheres js (pair). For
+// StepImpact it first rejects, in one tight loop, the candidates that do
+// not overlap at the free-flight prediction, reading only their predicted
+// centres: the image across a periodic side is taken from the predicted
+// separation e instead of the current one d. The two choose the same image
+// for every pair that can touch, so the same pairs are kept: |e − d| is
+// at most the step's reach m, and a period holds at least three cells of
+// 2 r_max + m (grid), so |e_a| ≤ r_i + r_j and |d_a| ≤ r_i + r_j + m stay
+// below half a period, while a pair whose two separations straddle half
+// a period is at least half a period − m > r_i + r_j apart at the
+// prediction under either image. The kept pairs then go through pair,
+// which computes their contact from the current centres as before.
+func (s *System) pairs(out []contact, pen float64, i int, js []int32) ([]contact, float64) {
+	w := &s.work
+	if !w.alg4 {
+		for _, j := range js {
+			out, pen = s.pair(out, pen, i, int(j))
+		}
+		return out, pen
+	}
+	lx, ly := s.period(0), s.period(1)
+	xp, r := w.xp, s.R
+	pi := xp[3*i : 3*i+3 : 3*i+3]
+	pi0, pi1, pi2, ri := pi[0], pi[1], pi[2], r[i]
+	for _, j := range js {
+		pj := xp[3*j : 3*j+3 : 3*j+3]
+		e0, e1, e2 := pi0-pj[0], pi1-pj[1], pi2-pj[2]
+		if lx > 0 {
+			if e0 > 0.5*lx {
+				e0 += -lx
+			} else if e0 < -0.5*lx {
+				e0 += lx
+			}
+		}
+		if ly > 0 {
+			if e1 > 0.5*ly {
+				e1 += -ly
+			} else if e1 < -0.5*ly {
+				e1 += ly
+			}
+		}
+		rr := ri + r[j]
+		if e0*e0+e1*e1+e2*e2 > rr*rr {
+			continue
+		}
+		out, pen = s.pair(out, pen, i, int(j))
+	}
+	return out, pen
 }
 
 // pair appends the contact of spheres i and j if their gap is below the
