@@ -32,6 +32,8 @@ type GR struct {
 	vtSet  bool      // ṽ is the last Resolve's v⁻ + M⁻¹Gλ (see Velocity)
 	u      []float64 // Gᵀṽ
 	idx    []int     // violator indices
+	vio    [][]int   // per range of normalChunk: its violators (then idx)
+	vtol   float64   // the violator tolerance while Resolve runs
 	scr    []float64 // Gλ (length n): o.vt itself, or scrOwn
 	scrOwn []float64
 
@@ -49,9 +51,31 @@ type GR struct {
 }
 
 // normalChunk sets the relative normal velocities u_j = ∇g_jᵀ ṽ + NRel_j
-// for the contacts [lo, hi).
+// for the contacts [lo, hi) and lists the violators among them (u_j <
+// −v_tol) in o.vio[w], in increasing order.
 func (o *GR) normalChunk(w, lo, hi int) {
-	o.p.RelNormalVelocitiesRange(o.u[lo:hi], o.vt, lo, hi)
+	u := o.u[lo:hi]
+	o.p.RelNormalVelocitiesRange(u, o.vt, lo, hi)
+	vio, vtol := o.vio[w][:0], o.vtol
+	for k, x := range u {
+		if x < -vtol {
+			vio = append(vio, lo+k)
+		}
+	}
+	o.vio[w] = vio
+}
+
+// violators sets o.idx to the violators the nr ranges of normalChunk
+// listed, in increasing order (the ranges are consecutive).
+func (o *GR) violators(nr int) {
+	if nr == 1 {
+		o.idx, o.vio[0] = o.vio[0], o.idx // no copy: swap the storage
+		return
+	}
+	o.idx = o.idx[:0]
+	for _, v := range o.vio[:nr] {
+		o.idx = append(o.idx, v...)
+	}
 }
 
 // velocityChunk sets ṽ = v⁻ + M⁻¹(Gλ) on the bodies [lo, hi), with Gλ in
@@ -121,17 +145,16 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	if nw := pool.Workers(); len(o.runs) < nw {
 		o.runs, o.runsSet = make([][][2]int, nw), make([]bool, nw)
 	}
+	if nw := pool.Workers(); len(o.vio) < nw {
+		o.vio = append(o.vio, make([][]int, nw-len(o.vio))...)
+	}
+	o.vtol = vtol
 	clear(o.runsSet)
 	o.p, o.g = p, p.Normals()
 	defer func() { o.p, o.g = nil, nil }()
 	for iter := 0; ; iter++ {
-		pool.For(m, 4096, o.fNormal) // u = Gᵀṽ + NRel
-		o.idx = o.idx[:0]
-		for k, x := range o.u {
-			if x < -vtol {
-				o.idx = append(o.idx, k)
-			}
-		}
+		pool.For(m, 4096, o.fNormal) // u = Gᵀṽ + NRel, and the violators
+		o.violators(pool.Chunks(m, 4096))
 		if len(o.idx) == 0 {
 			if iter == 0 && o.cfg.WarmStart {
 				o.warm.skip()
