@@ -65,6 +65,7 @@ type Sparse struct {
 	xh, gh   []float64
 	gcg      []float64 // gradient at the half step during expand
 	t1       []float64 // S v for the products; KKTResidual's scratch
+	t1p      bool      // t1 holds S p for the current p (mulP need not scale p)
 	alpha    float64   // expansion step length ᾱ
 	invAlpha float64
 	lam      float64 // estimate of ‖A_scaled‖
@@ -77,13 +78,13 @@ type Sparse struct {
 	kk      int       // the kernel the blocks run
 	fBlocks func(w, b0, b1 int)
 	// the kernels' arguments
-	pr           *Problem
-	y            []float64
-	kv, kw, kdst []float64
-	kx0, kg0     []float64
-	kx1, kg1     []float64
-	ka           float64
-	kAdd         bool
+	pr       *Problem
+	y        []float64
+	kv, kdst []float64
+	kx0, kg0 []float64
+	kx1, kg1 []float64
+	ka       float64
+	kAdd     bool
 }
 
 // SparseSteps counts the steps of one Sparse solve by kind.
@@ -123,7 +124,7 @@ func (sp *Sparse) Solve(pr *Problem, y []float64) (Result, error) {
 	its, err := sp.run(tol, maxIter, gamma)
 	sp.run1(kOut)
 	sp.a, sp.pr, sp.y = nil, nil, nil
-	sp.kv, sp.kw, sp.kdst, sp.kx0, sp.kg0, sp.kx1, sp.kg1 = nil, nil, nil, nil, nil, nil, nil
+	sp.kv, sp.kdst, sp.kx0, sp.kg0, sp.kx1, sp.kg1 = nil, nil, nil, nil, nil, nil
 	res.Iterations = its
 	res.Residual = sp.kktResidual(pr, y)
 	if err == errIterLimit || (err == nil && !(res.Residual <= tol)) {
@@ -148,54 +149,63 @@ func (sp *Sparse) setup(pr *Problem, y []float64, m int) {
 	sp.gh = resize(sp.gh, m)
 	sp.gcg = resize(sp.gcg, m)
 	sp.t1 = resize(sp.t1, m)
-	sp.m, sp.pr, sp.y = m, pr, y
+	sp.m, sp.pr, sp.y, sp.t1p = m, pr, y, false
 	sp.bmax = sp.run1(kSetup).mx
 }
 
-// mul sets dst = S A S v with S = diag(s).
-func (sp *Sparse) mul(dst, v []float64) { sp.mulAdd(dst, v, false) }
-
 // mulAdd sets dst = S A S v, plus S b with add.
 func (sp *Sparse) mulAdd(dst, v []float64, add bool) {
-	sp.kv = v
+	sp.kv, sp.t1p = v, false
 	sp.run1(kScaleIn)
 	sp.a.MulVec(dst, sp.t1) // then scaled in place
 	sp.kdst, sp.kAdd = dst, add
 	sp.run1(kScaleOut)
 }
 
+// mulCurvature sets ap = S A S p and returns pᵀAp, pᵀp and the largest α
+// with lo ≤ x − α p ≤ hi together with the index of the bound reached (−1
+// if none). The product's scaling S is fused with the passes before and
+// after it: t1 = S p was written by the kernel that set p (t1p), and ap's
+// scaling shares the curvature's pass (kScaleCurv).
+func (sp *Sparse) mulCurvature() (pap, pp, af float64, blk int) {
+	if !sp.t1p {
+		sp.kv = sp.p
+		sp.run1(kScaleIn)
+	}
+	sp.a.MulVec(sp.ap, sp.t1)
+	sp.kdst, sp.kAdd = sp.ap, false
+	r := sp.run1(kScaleCurv)
+	return r.a, r.b, r.af, r.blk
+}
+
 // gradient recomputes g = S A S x + S b.
 func (sp *Sparse) gradient() { sp.mulAdd(sp.g, sp.x, true) }
 
-// dotv returns vᵀw (by blocks with SetPool).
-func (sp *Sparse) dotv(v, w []float64) float64 {
-	sp.kv, sp.kw = v, w
-	return sp.run1(kDot).a
-}
-
-// normalizev scales v to unit 2-norm and returns its former norm
-// (normalize by blocks).
-func (sp *Sparse) normalizev(v []float64) float64 {
-	n := math.Sqrt(sp.dotv(v, v))
-	if n > 0 {
-		sp.kv, sp.ka = v, n
-		sp.run1(kDiv)
-	}
-	return n
-}
-
 // estimateNorm sets sp.lam to a power-iteration estimate of ‖S A S‖ and the
 // expansion step ᾱ = 1.8/λ̂ (just under the 2/‖A‖ that MPRGP allows).
+//
+// Each power step is mul(w, v), vᵀw and the normalization of w, in three
+// passes: w's normalization is fused with the next product's scaling S w
+// (kDivScaleIn), the product's scaling with both sums (kScaleOutDots).
+// The last normalization is not done: p and ap are only scratch here.
 func (sp *Sparse) estimateNorm() {
 	v, w := sp.p, sp.ap
+	sp.t1p = false
 	sp.kv = v
-	sp.run1(kPowerInit)
-	sp.normalizev(v)
+	n := math.Sqrt(sp.run1(kPowerInitDot).b)
 	var lam float64
 	for k := 0; k < powerSteps; k++ {
-		sp.mul(w, v)
-		lam = math.Max(lam, sp.dotv(v, w))
-		if sp.normalizev(w) == 0 {
+		sp.kv, sp.ka = v, n // v /= n (when n > 0), t1 = S v
+		if n > 0 {
+			sp.run1(kDivScaleIn)
+		} else {
+			sp.run1(kScaleIn)
+		}
+		sp.a.MulVec(w, sp.t1)
+		sp.kdst, sp.kAdd = w, false
+		r := sp.run1(kScaleOutDots)
+		lam = math.Max(lam, r.a)
+		if n = math.Sqrt(r.b); n == 0 {
 			break
 		}
 		v, w = w, v
@@ -224,19 +234,16 @@ type stats struct {
 // the new p; fusing the two passes saves memory traffic.
 func (sp *Sparse) scan(update bool, beta float64) (st stats, gp float64) {
 	sp.kAdd, sp.ka = update, beta
-	r := sp.run1(kScan)
+	k := kScan
+	if update {
+		k, sp.t1p = kScanScale, true // S p for the product that follows
+	}
+	r := sp.run1(k)
 	scale := max(sp.bmax, r.my)
 	if scale == 0 {
 		scale = math.SmallestNonzeroFloat64
 	}
 	return stats{r: r.mx / scale, beta2: r.b, phiphi: r.c}, r.a
-}
-
-// curvature returns pᵀAp, pᵀp and the largest α with lo ≤ x − α p ≤ hi
-// together with the index of the bound reached (−1 if none).
-func (sp *Sparse) curvature() (pap, pp, af float64, blk int) {
-	r := sp.run1(kCurv)
-	return r.a, r.b, r.af, r.blk
 }
 
 // step sets x ← P(x − α p), g ← g − α A p, landing the blocking variable
@@ -259,7 +266,10 @@ func (sp *Sparse) land(blk int) {
 
 // setFreeGradient sets p = φ, the gradient restricted to the free variables,
 // and returns gᵀp = ‖φ‖².
-func (sp *Sparse) setFreeGradient() float64 { return sp.run1(kFreeGrad).a }
+func (sp *Sparse) setFreeGradient() float64 {
+	sp.t1p = true // with S p for the product that follows
+	return sp.run1(kGradScale).a
+}
 
 // freeNorm2 returns ‖φ‖², the squared norm of the free gradient.
 func (sp *Sparse) freeNorm2() float64 { return sp.run1(kFreeNorm).a }
@@ -327,7 +337,6 @@ func (sp *Sparse) change(x0, g0, x1, g1 []float64) (d, mag float64) {
 func (sp *Sparse) run(tol float64, maxIter int, gamma float64) (int, error) {
 	sp.gradient()
 	sp.estimateNorm()
-	p, ap := sp.p, sp.ap
 	its, stale := 0, 0
 	sp.Steps = SparseSteps{}
 	defer sp.countFree()
@@ -354,9 +363,9 @@ func (sp *Sparse) run(tol float64, maxIter int, gamma float64) (int, error) {
 		its++
 		if st.beta2 > gamma*gamma*st.phiphi {
 			// Proportioning: release bounds along the chopped gradient β.
-			sp.run1(kProp)
-			sp.mul(ap, p)
-			pap, pp, af, blk := sp.curvature()
+			sp.run1(kPropScale)
+			sp.t1p = true
+			pap, pp, af, blk := sp.mulCurvature()
 			alpha := af
 			if pap > curvEps*sp.lam*pp {
 				if acg := st.beta2 / pap; acg < af {
@@ -380,15 +389,13 @@ func (sp *Sparse) run(tol float64, maxIter int, gamma float64) (int, error) {
 		} else if gp <= 0 {
 			gp, steepest = sp.setFreeGradient(), true
 		}
-		sp.mul(ap, p)
-		pap, pp, af, blk := sp.curvature()
+		pap, pp, af, blk := sp.mulCurvature()
 		if !(pap > curvEps*sp.lam*pp) && !steepest && gp*gp < 1e-12*pp*sp.freeNorm2() {
 			// A conjugate direction without curvature and almost
 			// orthogonal to the gradient is rounding noise in the null
 			// space of A: restart from the free gradient.
 			gp, steepest = sp.setFreeGradient(), true
-			sp.mul(ap, p)
-			pap, pp, af, blk = sp.curvature()
+			pap, pp, af, blk = sp.mulCurvature()
 			its++
 			sp.Steps.Restarts++
 		}
