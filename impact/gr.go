@@ -42,11 +42,11 @@ type GR struct {
 	g         mech.Normals // p.Normals() while Resolve runs
 	fNormal   func(w, lo, hi int)
 	fVelocity func(w, lo, hi int)
-	fScatter  func(w, lo, hi int)
-	lam       []float64  // λ while fScatter runs
-	runs      [][][2]int // per worker: the column runs of its rows (mech.Cols.ColRuns)
-	runsSet   []bool     // runs[w] is set in this Resolve
-	scatterAt int        // tests: pool Gλ from this many contacts (0 = grPoolScatter)
+	fScatter  func(w, lo, hi int) // scatterVelocityChunk
+	lam       []float64           // λ while fScatter runs
+	runs      [][][2]int          // per worker: the column runs of its rows (mech.Cols.ColRuns)
+	runsSet   []bool              // runs[w] is set in this Resolve
+	scatterAt int                 // tests: pool Gλ from this many contacts (0 = grPoolScatter)
 	self      *GR
 }
 
@@ -96,6 +96,17 @@ func (o *GR) scatterChunk(w, lo, hi int) {
 	o.g.AddMulVecRows(o.scr, o.lam, lo, hi, o.runs[w])
 }
 
+// scatterVelocityChunk sets o.scr = Gλ on the rows of the bodies [lo, hi)
+// (scatterChunk) and then ṽ on those bodies (velocityChunk): a body's ṽ
+// needs only its own rows of Gλ, so one pass of the pool does both, each
+// row and block with the bits of the two passes.
+func (o *GR) scatterVelocityChunk(w, lo, hi int) {
+	rlo, _ := o.p.MInv.Bounds(lo)
+	_, rhi := o.p.MInv.Bounds(hi - 1)
+	o.scatterChunk(w, rlo, rhi)
+	o.velocityChunk(w, lo, hi)
+}
+
 // grPoolScatter is the number of contacts from which GR splits Gλ by
 // degree-of-freedom ranges over the pool (the 4096 of the other pooled
 // loops). Tests lower it per operator with GR.scatterAt.
@@ -140,7 +151,7 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	maxIter := o.cfg.maxIter()
 	pool := o.ker.pool
 	if o.self != o {
-		o.self, o.fNormal, o.fVelocity, o.fScatter = o, o.normalChunk, o.velocityChunk, o.scatterChunk
+		o.self, o.fNormal, o.fVelocity, o.fScatter = o, o.normalChunk, o.velocityChunk, o.scatterVelocityChunk
 	}
 	if nw := pool.Workers(); len(o.runs) < nw {
 		o.runs, o.runsSet = make([][][2]int, nw), make([]bool, nw)
@@ -200,14 +211,15 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 			o.scr = o.scrOwn[:n]
 		}
 		if at := cmp.Or(o.scatterAt, grPoolScatter); m >= at && pool.Workers() > 1 {
+			// Gλ and ṽ by ranges of bodies, in one pass
 			o.lam = lambda[:m]
-			pool.For(n, min(at, 4096), o.fScatter)
+			pool.For(p.MInv.NumBlocks(), max(1, min(at, 4096)/max(1, p.MInv.MaxBlock())), o.fScatter)
 			o.lam = nil
 		} else {
 			clear(o.scr)
 			o.g.AddMulVec(o.scr, lambda[:m])
+			pool.For(p.MInv.NumBlocks(), 2048, o.fVelocity)
 		}
-		pool.For(p.MInv.NumBlocks(), 2048, o.fVelocity)
 	}
 }
 
