@@ -274,8 +274,10 @@ type workspace struct {
 	// collision integrator (StepImpact)
 	alg4        bool // detect at the free-flight prediction (Alg. 4)
 	fFlight     func(_, lo, hi int)
-	xp          []float64 // the free-flight prediction of the centres
-	fPredict    func(_, lo, hi int)
+	xp          []float64           // the free-flight prediction of the centres
+	fPredict    func(k, lo, hi int) // the prediction and the bounds (detect)
+	bounds      []sphereBounds      // per range of fPredict
+	fKeys       func(_, lo, hi int) // the spheres' cells (gridIn)
 	isl         islandSet
 	iw          []islandWork // per worker, then the pooled law
 	law         Law
@@ -305,16 +307,53 @@ type workspace struct {
 // divided into whole cells no smaller than cs); the number of cells is kept
 // below 4N + 64 by enlarging cs.
 func (s *System) grid(cs float64) {
+	var b sphereBounds
+	b.reset()
+	b.add(s, 0, s.N())
+	s.gridIn(cs, b.lo, b.hi, false)
+}
+
+// sphereBounds is what detect needs of all the spheres before its grid:
+// the bounding box of the centres, the largest |v|² and the largest
+// radius (maxima and minima, which do not depend on the order they are
+// taken in).
+type sphereBounds struct {
+	lo, hi [3]float64
+	v2, r  float64
+}
+
+func (b *sphereBounds) reset() {
+	*b = sphereBounds{lo: [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}, hi: [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}}
+}
+
+// add takes the spheres [lo, hi) into b.
+func (b *sphereBounds) add(s *System, lo, hi int) {
+	for i := lo; i < hi; i++ {
+		for d := 0; d < 3; d++ {
+			b.lo[d] = math.Min(b.lo[d], s.X[3*i+d])
+			b.hi[d] = math.Max(b.hi[d], s.X[3*i+d])
+		}
+		v := s.VW[6*i : 6*i+3]
+		b.v2 = math.Max(b.v2, v[0]*v[0]+v[1]*v[1]+v[2]*v[2])
+		b.r = math.Max(b.r, s.R[i])
+	}
+}
+
+// merge takes c into b.
+func (b *sphereBounds) merge(c *sphereBounds) {
+	for d := 0; d < 3; d++ {
+		b.lo[d] = math.Min(b.lo[d], c.lo[d])
+		b.hi[d] = math.Max(b.hi[d], c.hi[d])
+	}
+	b.v2 = math.Max(b.v2, c.v2)
+	b.r = math.Max(b.r, c.r)
+}
+
+// gridIn is grid over the bounding box [lo, hi] of the centres, with the
+// spheres' cells computed on the pool when pooled.
+func (s *System) gridIn(cs float64, lo, hi [3]float64, pooled bool) {
 	w := &s.work
 	n := s.N()
-	lo := [3]float64{math.Inf(1), math.Inf(1), math.Inf(1)}
-	hi := [3]float64{math.Inf(-1), math.Inf(-1), math.Inf(-1)}
-	for i := 0; i < n; i++ {
-		for d := 0; d < 3; d++ {
-			lo[d] = math.Min(lo[d], s.X[3*i+d])
-			hi[d] = math.Max(hi[d], s.X[3*i+d])
-		}
-	}
 	if n == 0 {
 		lo, hi = [3]float64{}, [3]float64{}
 	}
@@ -363,9 +402,19 @@ func (s *System) grid(cs float64) {
 	w.key = growI32(w.key, n)
 	w.cellStart = growI32(w.cellStart, cells+1)
 	clear(w.cellStart)
-	for i := 0; i < n; i++ {
-		c := s.cellOf(i)
-		w.key[i] = int32(c)
+	if w.fKeys == nil {
+		w.fKeys = func(_, lo, hi int) {
+			for i := lo; i < hi; i++ {
+				s.work.key[i] = int32(s.cellOf(i))
+			}
+		}
+	}
+	if pooled {
+		s.pool.For(n, 4096, w.fKeys)
+	} else {
+		w.fKeys(0, 0, n)
+	}
+	for _, c := range w.key[:n] {
 		w.cellStart[c+1]++
 	}
 	for c := 0; c < cells; c++ {
@@ -463,6 +512,11 @@ func (s *System) margin(h float64) float64 {
 		v := s.VW[6*i : 6*i+3]
 		vmax = math.Max(vmax, v[0]*v[0]+v[1]*v[1]+v[2]*v[2])
 	}
+	return s.marginFor(h, vmax)
+}
+
+// marginFor is margin with the largest |v|² of the spheres given.
+func (s *System) marginFor(h, vmax float64) float64 {
 	wmax := 0.0
 	for _, p := range s.Planes {
 		wmax = math.Max(wmax, p.V[0]*p.V[0]+p.V[1]*p.V[1]+p.V[2]*p.V[2])
@@ -482,24 +536,38 @@ func (s *System) margin(h float64) float64 {
 func (s *System) detect(h, eps float64) {
 	w := &s.work
 	n := s.N()
-	w.margin = s.margin(h)
-	if w.marginSet > 0 {
-		w.margin = w.marginSet
-	}
 	w.eps, w.h = eps, h
+	// one pass of the pool over the spheres: the prediction (StepImpact)
+	// and the bounds of the margin and the grid, by ranges
 	if w.alg4 {
 		w.xp = growF(w.xp, 3*n)
-		if w.fPredict == nil {
-			w.fPredict = func(_, lo, hi int) {
+	}
+	if w.fPredict == nil {
+		w.fPredict = func(k, lo, hi int) {
+			if s.work.alg4 {
 				for i := lo; i < hi; i++ {
 					p := s.predicted(i)
 					copy(s.work.xp[3*i:3*i+3], p[:])
 				}
 			}
+			b := &s.work.bounds[k]
+			b.reset()
+			b.add(s, lo, hi)
 		}
-		s.pool.For(n, 4096, w.fPredict)
 	}
-	s.grid(2*s.maxRadius() + w.margin)
+	nb := s.pool.Chunks(n, 4096)
+	w.bounds = grow(w.bounds, nb)
+	s.pool.For(n, 4096, w.fPredict)
+	var b sphereBounds
+	b.reset()
+	for k := range w.bounds[:nb] {
+		b.merge(&w.bounds[k])
+	}
+	w.margin = s.marginFor(h, b.v2)
+	if w.marginSet > 0 {
+		w.margin = w.marginSet
+	}
+	s.gridIn(2*b.r+w.margin, b.lo, b.hi, true)
 	cells := w.dims[0] * w.dims[1] * w.dims[2]
 	nch := s.pool.Chunks(cells, 256)
 	if len(w.chunkCon) < nch {
