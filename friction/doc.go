@@ -24,13 +24,14 @@
 // assembled matrix's memory for more CPU time. When the friction basis is
 // a SphereBasis (the fast sphere path's scaled sphere contacts, scalar
 // blocks of M⁻¹: maxdiss_sphere.go), the slip pass reads each contact's t,
-// o and moment scales directly (the generic pass's bits), and the
-// matrix-free QP stores neither the directions' entries nor A: a sliding
-// direction is (s, −κ_i q | −s, −κ_j q) with s = a t + c o, q = a o − c t,
-// kept as (±s, q) in each sphere's list, and A z is one pass by spheres
-// (L_b = Σ z s, Q_b = Σ z q, then each entry's σ_b (s·L_b + κ_b² q·Q_b))
-// plus a sum per direction; it agrees with the assembled matrix to
-// rounding and is bitwise the same on any pool (TestMaxDissipationSphereFree,
+// o and moment scales directly (the generic pass's bits), and by default
+// A is assembled from the directions' compact form without storing their
+// entries: a sliding direction is (s, −κ_i q | −s, −κ_j q) with s = a t +
+// c o, q = a o − c t, and A_ac = Σ_b σ_b (±s_a·s_c + κ_b² q_a·q_c) over the
+// spheres b the two share, row a merged from its two spheres' lists of
+// directions (sphereDelassus: rows with int32 columns, no assembly
+// workspace); it agrees with the generic assembly to rounding and is
+// bitwise the same on any pool (TestMaxDissipationSphereFree,
 // TestMaxDissipationSphereFreePooled). It also reads a
 // friction basis given matrix-free (mech.Problem.DBasis: the columns
 // computed by the system when read, none stored), with the stored basis's

@@ -43,9 +43,11 @@ type MaxDissipation struct {
 	// time in that run: its Delassus matrix has ≈ 3–6 entries per row, so
 	// a product from the 12-entry directions costs more than one from the
 	// assembled rows (BENCHMARKS.md, issue 16).
-	// With a SphereBasis friction basis on scalar blocks the matrix-free
-	// QP is sphereDelassus instead, which stores no direction entries
-	// either (maxdiss_sphere.go).
+	// With a SphereBasis friction basis on scalar blocks (the fast sphere
+	// path) A is by default assembled from the directions' compact form
+	// (sphereDelassus, maxdiss_sphere.go), which stores no direction
+	// entries and is both smaller and faster than either generic form;
+	// MatrixFreeFrom then selects the generic matrix-free form.
 	MatrixFreeFrom int
 
 	solver qp.Solver
@@ -367,10 +369,10 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 	}
 	m := len(o.dIdx)
 	sb, sphere := sphereFree(p)
-	sphere = sphere && o.MatrixFreeFrom > 0 && m >= o.MatrixFreeFrom
+	sphere = sphere && !(o.MatrixFreeFrom > 0 && m >= o.MatrixFreeFrom)
 	if sphere {
-		// the directions' compact form only (sphereDelassus): no entries
-		o.sf.pool, o.sf.grain, o.sf.from = o.pool, min(2048, o.poolRows()), 2*o.poolRows()
+		// A from the directions' compact form (sphereDelassus): no entries
+		o.sf.pool, o.sf.grain, o.sf.from = o.pool, min(2048, o.poolRows()), o.poolRows()
 		o.sf.build(sb, &p.MInv, o.dIdx, o.w, o.dNorm)
 	} else {
 		o.d.Row, o.d.Val = growSlack(o.d.Row, total), growSlack(o.d.Val, total)
@@ -425,7 +427,7 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 	clear(o.z)
 	o.prob = qp.Problem{A: &o.A, B: o.b, Hi: o.hi}
 	if sphere {
-		o.prob.A = &o.sf // from the directions' compact form
+		o.prob.A = &o.sf // assembled from the directions' compact form
 	} else if o.MatrixFreeFrom > 0 && m >= o.MatrixFreeFrom {
 		// A matrix-free: products from the directions (o.vp, v′ when
 		// computed here and no longer needed, holds M⁻¹ D x)

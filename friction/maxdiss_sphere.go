@@ -38,35 +38,38 @@ type SphereBasis interface {
 }
 
 // sphereDelassus is Alg. 3's QP matrix A = DᵀM⁻¹D on the directions of a
-// SphereBasis problem, given matrix-free from the directions' compact form
-// kept sphere by sphere: a direction (s, −κ_i q | −s, −κ_j q) is an entry
-// (s, q) in sphere i's list and an entry (−s, q) in sphere j's (ent, in
-// increasing direction order; adj names each entry's direction and side).
-// With σ_b M⁻¹'s scalar on sphere b, (A x)_a = d_a,iᵀ u_i + d_a,jᵀ u_j with
-// u_b = M⁻¹_b (D x)_b, and each term needs sphere b's list only: one pass
-// by ranges of spheres computes
+// SphereBasis problem, assembled from the directions' compact form without
+// their entries: direction a is (s_a, −κ_i q_a) on its sphere i and
+// (−s_a, −κ_j q_a) on its sphere j (sq: s, q; ij: i, j), so with σ_b
+// M⁻¹'s scalar on sphere b
 //
-//	L_b = Σ x_a s_e, Q_b = Σ x_a q_e over b's entries e (direction a),
-//	then for each entry  part_e = σ_b (s_e·L_b + κ_b² q_e·Q_b),
+//	A_ac = Σ over the spheres b that a and c share of σ_b (g_ab g_cb s_a·s_c + κ_b² q_a·q_c),
 //
-// and (A x)_a = part of its entry on i + part of its entry on j (0 for a
-// wall). The entries are read in order, the direction-indexed vectors at
-// random, and no vector of the spheres' dimension is needed. Storage: two
-// entries of 52 bytes and two partial sums per direction (≈ 130 bytes),
-// where a stored direction has 12 entries of 12 bytes and the assembled A
-// ≈ 4–6 entries of 16 bytes a row plus its assembly workspace.
+// g = +1 on a direction's sphere i and −1 on its j. Each sphere's list of
+// directions (adj, increasing; 2a + side) gives row a's columns as the
+// union of its two spheres' lists, merged in increasing order; the rows
+// are counted, then written, by ranges of rows, and A is kept in
+// compressed rows with int32 columns (≈ 12 bytes per entry, 4–6 entries
+// a row at the 60k landing). The products are the assembled matrix's (one
+// row per goroutine, in column order), so they cost what mech.Delassus's
+// do; the memory is the compact directions (56 bytes), the lists (8) and
+// the rows, where the generic path stores each direction's 12 entries
+// (≈ 150 bytes), mech.Delassus's rows with int columns and its assembly
+// workspace.
 //
 // Every value is computed by one goroutine in an order that does not
-// depend on the split, so the products are the same bits for any number
-// of workers. The rounding differs from the assembled matrix's (the same
-// sums in another order and form): the QP is the same, and MPRGP solves it
-// to the same tolerance.
+// depend on the split, so A and its products are the same bits for any
+// number of workers. The rounding differs from the generic assembly's
+// (the same sums in another form): the QP is the same, and MPRGP solves
+// it to the same tolerance.
 type sphereDelassus struct {
-	ent  [][6]float64 // per entry: ±s, q
-	adj  []int32      // per entry: 2a (direction a's sphere i) or 2a+1 (its j)
-	ptr  []int32      // sphere b's entries are [ptr[b], ptr[b+1])
-	at   [][2]int32   // per direction: its spheres, then its two entries (−1: none)
-	part []float64    // per entry: its term of the product
+	sq   [][6]float64 // per direction: s, q
+	ij   [][2]int32   // per direction: its spheres i, j (j < 0: a wall)
+	ptr  []int32      // sphere b's directions are adj[ptr[b]:ptr[b+1]]
+	adj  []int32      // 2a: direction a on its sphere i; 2a+1: on its j
+	rp   []int32      // row a of A is col, val [rp[a], rp[a+1])
+	col  []int32
+	val  []float64
 	diag []float64
 	sig  []float64 // σ_b: M⁻¹'s scalar blocks (the problem's storage)
 	kap  []float64 // κ_b (the basis's storage)
@@ -75,23 +78,14 @@ type sphereDelassus struct {
 	// goes to the pool
 	grain, from int
 
-	// what the passes read and write
-	dst, x, v []float64
-	mode      int // sphereProduct, sphereDots, sphereDiag
-	fSph      func(w, lo, hi int)
-	fSum      func(w, lo, hi int)
-	fFill     func(w, lo, hi int)
-	basis     SphereBasis
-	w, norm   []float64
-	idx       []int32
+	dst, x, v     []float64
+	fFill, fB     func(w, lo, hi int)
+	fCount, fRows func(w, lo, hi int)
+	fMul          func(w, lo, hi int)
+	basis         SphereBasis
+	w, norm       []float64
+	idx           []int32
 }
-
-// the per-sphere pass computes A x, Dᵀv or the diagonal
-const (
-	sphereProduct = iota
-	sphereDots
-	sphereDiag
-)
 
 // sphereFree reports whether p's friction basis is a SphereBasis on
 // scalar 6×6 blocks of M⁻¹, which sphereDelassus needs.
@@ -114,52 +108,51 @@ func (a *sphereDelassus) run(n int, f func(w, lo, hi int)) {
 
 // build sets the directions from the sliding contacts' first columns idx
 // (their t, o follow), w = Dᵀv⁻ + DRel per column and ‖w‖ per direction,
-// d = −(w_t col_t + w_o col_o)/‖w‖, as entries of the lists of minv's
-// blocks, and the diagonal.
+// d = −(w_t col_t + w_o col_o)/‖w‖, and assembles A on minv's blocks.
 func (a *sphereDelassus) build(sb SphereBasis, minv *mech.BlockDiag, idx []int32, w, norm []float64) {
 	m, nb := len(idx), minv.NumBlocks()
 	a.sig, a.kap = minv.Data[:nb], sb.MomentScales()
 	if a.fFill == nil {
-		a.fSph, a.fSum, a.fFill = a.spheres, a.sums, a.fillRange
+		a.fFill, a.fB, a.fCount, a.fRows, a.fMul = a.fillRange, a.bRange, a.countRows, a.writeRows, a.mulRows
 	}
-	// the spheres of each direction, then the lists' places (a counting
-	// sort: each list in increasing direction order)
-	a.at = growSlack(a.at, m)
+	// the directions, by ranges
+	a.sq, a.ij = growSlack(a.sq, m), growSlack(a.ij, m)
+	a.basis, a.idx, a.w, a.norm = sb, idx, w, norm
+	a.run(m, a.fFill)
+	a.basis, a.idx, a.w, a.norm = nil, nil, nil, nil
+	// each sphere's list of directions (a counting sort: increasing)
 	a.ptr = growI32(a.ptr, nb+1)
 	clear(a.ptr)
-	for k, c0 := range idx {
-		i, j, _, _ := sb.SphereContact(sb.Contact(int(c0)))
-		a.at[k] = [2]int32{i, j}
-		a.ptr[i+1]++
-		if j >= 0 {
-			a.ptr[j+1]++
+	for _, ij := range a.ij[:m] {
+		a.ptr[ij[0]+1]++
+		if ij[1] >= 0 {
+			a.ptr[ij[1]+1]++
 		}
 	}
 	for b := 0; b < nb; b++ {
 		a.ptr[b+1] += a.ptr[b]
 	}
-	ne := int(a.ptr[nb])
-	a.ent, a.adj = growSlack(a.ent, ne), growSlack(a.adj, ne)
-	for k, ij := range a.at[:m] {
-		ei, ej := a.ptr[ij[0]], int32(-1)
+	a.adj = growSlack(a.adj, int(a.ptr[nb]))
+	for k, ij := range a.ij[:m] {
+		a.adj[a.ptr[ij[0]]] = int32(2 * k)
 		a.ptr[ij[0]]++
-		a.adj[ei] = int32(2 * k)
 		if ij[1] >= 0 {
-			ej = a.ptr[ij[1]]
+			a.adj[a.ptr[ij[1]]] = int32(2*k + 1)
 			a.ptr[ij[1]]++
-			a.adj[ej] = int32(2*k + 1)
 		}
-		a.at[k] = [2]int32{ei, ej}
 	}
 	copy(a.ptr[1:], a.ptr[:nb])
 	a.ptr[0] = 0
-	// the entries, by direction ranges
-	a.basis, a.idx, a.w, a.norm = sb, idx, w, norm
-	a.run(m, a.fFill)
-	a.basis, a.idx, a.w, a.norm = nil, nil, nil, nil
-	a.part = growSlack(a.part, ne)
+	// the rows: their lengths, their places, their entries
+	a.rp = growSlack(a.rp, m+1)
+	a.rp[0] = 0
+	a.run(m, a.fCount)
+	for k := 0; k < m; k++ {
+		a.rp[k+1] += a.rp[k]
+	}
+	a.col, a.val = growSlack(a.col, int(a.rp[m])), growSlack(a.val, int(a.rp[m]))
 	a.diag = grow(a.diag, m)
-	a.pass(sphereDiag, a.diag, nil, nil)
+	a.run(m, a.fRows)
 }
 
 func (a *sphereDelassus) fillRange(_, lo, hi int) {
@@ -169,127 +162,146 @@ func (a *sphereDelassus) fillRange(_, lo, hi int) {
 			panic(fmt.Sprintf("friction: a SphereBasis contact with one column (%d)", c0))
 		}
 		ca, cc := -a.w[c0]/a.norm[k], -a.w[c0+1]/a.norm[k]
-		_, _, t, o := a.basis.SphereContact(a.basis.Contact(c0))
-		var e [6]float64
+		i, j, t, o := a.basis.SphereContact(a.basis.Contact(c0))
+		d := &a.sq[k]
 		for r := 0; r < 3; r++ {
-			e[r] = ca*t[r] + cc*o[r]
-			e[3+r] = ca*o[r] - cc*t[r]
+			d[r] = ca*t[r] + cc*o[r]
+			d[3+r] = ca*o[r] - cc*t[r]
 		}
-		a.ent[a.at[k][0]] = e
-		if ej := a.at[k][1]; ej >= 0 {
-			e[0], e[1], e[2] = -e[0], -e[1], -e[2]
-			a.ent[ej] = e
+		a.ij[k] = [2]int32{i, j}
+	}
+}
+
+// lists returns the lists of direction k's spheres (the second empty for a
+// wall).
+func (a *sphereDelassus) lists(k int) (li, lj []int32) {
+	i, j := a.ij[k][0], a.ij[k][1]
+	li = a.adj[a.ptr[i]:a.ptr[i+1]]
+	if j >= 0 {
+		lj = a.adj[a.ptr[j]:a.ptr[j+1]]
+	}
+	return li, lj
+}
+
+// countRows sets rp[k+1] to the number of entries of the rows [lo, hi):
+// the directions in the union of their two spheres' lists.
+func (a *sphereDelassus) countRows(_, lo, hi int) {
+	for k := lo; k < hi; k++ {
+		li, lj := a.lists(k)
+		n := int32(0)
+		for p, q := 0, 0; p < len(li) || q < len(lj); n++ {
+			switch {
+			case q == len(lj) || p < len(li) && li[p]>>1 < lj[q]>>1:
+				p++
+			case p == len(li) || lj[q]>>1 < li[p]>>1:
+				q++
+			default:
+				p, q = p+1, q+1
+			}
+		}
+		a.rp[k+1] = n
+	}
+}
+
+// term returns σ_b (g_k g_c s_k·s_c + κ_b² q_k·q_c) of directions k and c
+// (entries ek, ec of the list of sphere b: 2·direction + side).
+func (a *sphereDelassus) term(b int32, ek, ec int32) float64 {
+	x, y := &a.sq[ek>>1], &a.sq[ec>>1]
+	ss := x[0]*y[0] + x[1]*y[1] + x[2]*y[2]
+	if (ek^ec)&1 != 0 {
+		ss = -ss
+	}
+	kk := a.kap[b]
+	return a.sig[b] * (ss + kk*kk*(x[3]*y[3]+x[4]*y[4]+x[5]*y[5]))
+}
+
+// writeRows writes the rows [lo, hi) of A, their columns in increasing
+// order, a column shared by both lists (the diagonal) summed sphere i
+// first, and the diagonal.
+func (a *sphereDelassus) writeRows(_, lo, hi int) {
+	for k := lo; k < hi; k++ {
+		i, j := a.ij[k][0], a.ij[k][1]
+		li, lj := a.lists(k)
+		e := a.rp[k]
+		ek, ej := int32(2*k), int32(2*k+1)
+		for p, q := 0, 0; p < len(li) || q < len(lj); e++ {
+			var c int32
+			var v float64
+			switch {
+			case q == len(lj) || p < len(li) && li[p]>>1 < lj[q]>>1:
+				c, v = li[p]>>1, a.term(i, ek, li[p])
+				p++
+			case p == len(li) || lj[q]>>1 < li[p]>>1:
+				c, v = lj[q]>>1, a.term(j, ej, lj[q])
+				q++
+			default:
+				c, v = li[p]>>1, a.term(i, ek, li[p])+a.term(j, ej, lj[q])
+				p, q = p+1, q+1
+			}
+			a.col[e], a.val[e] = c, v
+			if c == int32(k) {
+				a.diag[k] = v
+			}
 		}
 	}
 }
 
-// pass runs the per-sphere pass in the given mode into part, then sums
-// each direction's two terms into dst.
-func (a *sphereDelassus) pass(mode int, dst, x, v []float64) {
-	a.mode, a.dst, a.x, a.v = mode, dst, x, v
-	a.run(len(a.sig), a.fSph)
-	a.run(len(a.at), a.fSum)
-	a.dst, a.x, a.v = nil, nil, nil
+// dots sets b_a = d_aᵀ v for the directions (the QP's linear term before
+// the known velocities).
+func (a *sphereDelassus) dots(b, v []float64) {
+	a.dst, a.v = b, v
+	a.run(len(a.ij), a.fB)
+	a.dst, a.v = nil, nil
 }
 
-// spheres is the per-sphere pass on the spheres [lo, hi): part_e of each
-// of their entries e.
-func (a *sphereDelassus) spheres(_, lo, hi int) {
-	for b := lo; b < hi; b++ {
-		e0, e1 := a.ptr[b], a.ptr[b+1]
-		if e0 == e1 {
-			continue
+func (a *sphereDelassus) bRange(_, lo, hi int) {
+	for k := lo; k < hi; k++ {
+		d, i, j := &a.sq[k], a.ij[k][0], a.ij[k][1]
+		vi := a.v[6*i : 6*i+6 : 6*i+6]
+		x := d[0]*vi[0] + d[1]*vi[1] + d[2]*vi[2] - a.kap[i]*(d[3]*vi[3]+d[4]*vi[4]+d[5]*vi[5])
+		if j >= 0 {
+			vj := a.v[6*j : 6*j+6 : 6*j+6]
+			x += -(d[0]*vj[0] + d[1]*vj[1] + d[2]*vj[2]) - a.kap[j]*(d[3]*vj[3]+d[4]*vj[4]+d[5]*vj[5])
 		}
-		ent, adj, part := a.ent[e0:e1], a.adj[e0:e1], a.part[e0:e1:e1]
-		part = part[:len(ent)]
-		sg, kk := a.sig[b], a.kap[b]
-		switch a.mode {
-		case sphereProduct:
-			var l0, l1, l2, q0, q1, q2 float64
-			for n, e := range ent {
-				x := a.x[adj[n]>>1]
-				l0 += x * e[0]
-				l1 += x * e[1]
-				l2 += x * e[2]
-				q0 += x * e[3]
-				q1 += x * e[4]
-				q2 += x * e[5]
-			}
-			sk := sg * kk * kk
-			l0, l1, l2, q0, q1, q2 = sg*l0, sg*l1, sg*l2, sk*q0, sk*q1, sk*q2
-			for n, e := range ent {
-				part[n] = e[0]*l0 + e[1]*l1 + e[2]*l2 + (e[3]*q0 + e[4]*q1 + e[5]*q2)
-			}
-		case sphereDots: // d_aᵀv on sphere b: ±s·v_lin − κ_b q·v_ang
-			v := a.v[6*b : 6*b+6 : 6*b+6]
-			for n, e := range ent {
-				part[n] = e[0]*v[0] + e[1]*v[1] + e[2]*v[2] - kk*(e[3]*v[3]+e[4]*v[4]+e[5]*v[5])
-			}
-		case sphereDiag: // σ_b (s·s + κ_b² q·q)
-			for n, e := range ent {
-				part[n] = sg * (e[0]*e[0] + e[1]*e[1] + e[2]*e[2] + kk*kk*(e[3]*e[3]+e[4]*e[4]+e[5]*e[5]))
-			}
-		}
+		a.dst[k] = x
 	}
 }
-
-// sums sets dst_a = the terms of direction a on its two spheres, for the
-// directions [lo, hi).
-func (a *sphereDelassus) sums(_, lo, hi int) {
-	for k, e := range a.at[lo:hi] {
-		x := a.part[e[0]]
-		if e[1] >= 0 {
-			x += a.part[e[1]]
-		}
-		a.dst[lo+k] = x
-	}
-}
-
-// dots sets b_a = d_aᵀ v (the QP's linear term before the known
-// velocities).
-func (a *sphereDelassus) dots(b, v []float64) { a.pass(sphereDots, b, nil, v) }
 
 // Dim returns the number of directions.
-func (a *sphereDelassus) Dim() int { return len(a.at) }
+func (a *sphereDelassus) Dim() int { return len(a.ij) }
 
-// Diag returns A_aa.
+// Diag returns A_kk.
 func (a *sphereDelassus) Diag(k int) float64 { return a.diag[k] }
 
-// At returns A_kl: the sum over the spheres b both directions touch of
-// σ_b (s_e·s_f + κ_b² q_e·q_f), e and f their entries on b.
+// At returns A_kl.
 func (a *sphereDelassus) At(k, l int) float64 {
-	if k == l {
-		return a.diag[k]
+	cols := a.col[a.rp[k]:a.rp[k+1]]
+	if e, ok := slices.BinarySearch(cols, int32(l)); ok {
+		return a.val[int(a.rp[k])+e]
 	}
-	var sum float64
-	for _, e := range a.at[k] {
-		if e < 0 {
-			continue
-		}
-		b := a.sphereOf(e)
-		for _, f := range a.at[l] {
-			if f < 0 || a.sphereOf(f) != b {
-				continue
-			}
-			x, y := &a.ent[e], &a.ent[f]
-			sum += a.sig[b] * (x[0]*y[0] + x[1]*y[1] + x[2]*y[2] + a.kap[b]*a.kap[b]*(x[3]*y[3]+x[4]*y[4]+x[5]*y[5]))
-		}
-	}
-	return sum
+	return 0
 }
 
-// sphereOf returns the sphere whose list holds entry e.
-func (a *sphereDelassus) sphereOf(e int32) int {
-	b, _ := slices.BinarySearch(a.ptr, e+1)
-	return b - 1
-}
-
-// MulVec sets dst = A x (on the pool for large problems).
+// MulVec sets dst = A x (by row ranges, on the pool for large problems).
 func (a *sphereDelassus) MulVec(dst, x []float64) {
-	if len(dst) != len(a.at) || len(x) != len(a.at) {
-		panic(fmt.Sprintf("friction: sphereDelassus.MulVec of dimension %d on %d and %d", len(a.at), len(dst), len(x)))
+	if len(dst) != len(a.ij) || len(x) != len(a.ij) {
+		panic(fmt.Sprintf("friction: sphereDelassus.MulVec of dimension %d on %d and %d", len(a.ij), len(dst), len(x)))
 	}
-	a.pass(sphereProduct, dst, x, nil)
+	a.dst, a.x = dst, x
+	a.run(len(a.ij), a.fMul)
+	a.dst, a.x = nil, nil
+}
+
+func (a *sphereDelassus) mulRows(_, lo, hi int) {
+	x := a.x
+	for k := lo; k < hi; k++ {
+		var s float64
+		e0, e1 := a.rp[k], a.rp[k+1]
+		for e, c := range a.col[e0:e1] {
+			s += a.val[int(e0)+e] * x[c]
+		}
+		a.dst[k] = s
+	}
 }
 
 // slipSpheres is slipChunk for a SphereBasis problem: the same w, ‖w‖,

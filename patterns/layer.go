@@ -84,8 +84,9 @@ type Config struct {
 	// Beta0 is Walton's tangential restitution β₀ on Alg. 3's friction
 	// (spheres.Law.Beta0; Bizon et al.: 0.35); 0: Alg. 3 as published.
 	Beta0 float64
-	// MatrixFreeFrom is spheres.Law.MatrixFreeFrom: Alg. 3's QP matrix-free
-	// from that many sliding directions of an island (0: never).
+	// MatrixFreeFrom is spheres.Law.MatrixFreeFrom: Alg. 3's QP by the
+	// generic matrix-free form from that many sliding directions of an
+	// island instead of the default compact assembly (0: never).
 	MatrixFreeFrom int
 	// Seed seeds the jitter of the initial lattice and velocities.
 	Seed uint64

@@ -42,7 +42,10 @@ type Law struct {
 	Beta0 float64
 	// MatrixFreeFrom is Alg. 3's friction.MaxDissipation.MatrixFreeFrom:
 	// the number of sliding directions of an island from which its QP's
-	// matrix is given matrix-free (less memory, more CPU time); 0: never.
+	// matrix is given by the generic matrix-free form (from stored
+	// directions) instead of the default assembly from the islands'
+	// compact sphere directions (friction.SphereBasis, smaller and
+	// faster); 0: never.
 	MatrixFreeFrom int
 }
 

@@ -51,7 +51,7 @@ func (o *patternOpts) register(fs *flag.FlagSet, pattern string) {
 	fs.StringVar(&o.friction, "friction", "alg3", "friction law: `alg3` (maximal dissipation, Smith et al. Alg. 3) or blcp (boxed LCP, Zhang et al.)")
 	fs.BoolVar(&o.constantCoR, "constant-restitution", false, "every impact's restitution coefficient e₀ = 0.7 (Smith et al.'s one coefficient of generalized restitution) instead of Bizon et al.'s e(v) = 1 − 0.3 (v/√(gσ))^{3/4} below √(gσ)")
 	fs.Float64Var(&o.beta0, "beta0", 0, "Walton's tangential restitution β₀ on alg3's friction: a sticking contact's tangential velocity reversed by β₀ within the Coulomb bound (Bizon et al.: 0.35; 0: Alg. 3 as published)")
-	countVar(fs, &o.mdpFree, "mdp-matrix-free", 0, 0, 1e9, "alg3: islands with at least this many sliding contacts solve the friction QP matrix-free, A z = Dᵀ(M⁻¹(D z)) with no entry of A stored (less memory, more CPU time; 0: never)")
+	countVar(fs, &o.mdpFree, "mdp-matrix-free", 0, 0, 1e9, "alg3: islands with at least this many sliding contacts solve the friction QP with the generic matrix-free form, A z = Dᵀ(M⁻¹(D z)) from stored directions, instead of the default assembly from the spheres' compact directions (which is smaller and faster; for comparison; 0: never)")
 	fs.StringVar(&o.solver, "solver", "auto", "QP solver of the exact island solves: `auto` (dense active set, interior point or MPRGP by size) or sparse (MPRGP), dense, interior")
 	fs.Float64Var(&o.blcpTol, "blcp-tol", 1e-6, "boxed LCP: relative change of the impulses at which the sweeps stop (--friction blcp)")
 	countVar(fs, &o.blcpIters, "blcp-sweeps", 1000, 1, 1e8, "boxed LCP: sweep cap (at the cap the step goes on and is counted as capped)")
