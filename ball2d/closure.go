@@ -50,7 +50,7 @@ func (s *System) MissingContacts(q0, q1 []float64) int {
 // (FillProblem).
 func (s *System) AddMissing(q0, v0 []float64, p *mech.Problem) {
 	d := &s.det
-	d.contacts = mergeSorted(d.contacts[:d.ndetect], s.clo.add)
+	d.contacts = mergeSorted(d.contacts[:d.ndetect], s.clo.add, contactCmp)
 	d.ndetect = len(d.contacts)
 	s.clo.add = s.clo.add[:0]
 	s.miss.sorted = s.miss.sorted[:0]

@@ -117,20 +117,21 @@ func (s *System) FindMissed(ref, q []float64, search, tol float64, p *mech.Probl
 		added++
 	}
 	if added > 0 {
-		mf.sorted = mergeSorted(mf.sorted, d.contacts[len(d.contacts)-added:])
+		mf.sorted = mergeSorted(mf.sorted, d.contacts[len(d.contacts)-added:], contactCmp)
 	}
 	return added
 }
 
-// mergeSorted returns sorted with the contacts of add merged in, both in
-// contactCmp order and with no contact in both: the slice that sorting
-// their concatenation gives (the keys are distinct), in O(len) instead of
-// a sort of the whole, merged backwards in place (it grows sorted only).
-func mergeSorted(sorted, add []Contact) []Contact {
+// mergeSorted returns sorted with the elements of add merged in, both in
+// cmp order and with no element in both: the slice that sorting their
+// concatenation gives (the keys are distinct), in O(len) instead of a sort
+// of the whole, merged backwards in place (it grows sorted only; add must
+// not share its storage).
+func mergeSorted[T any](sorted, add []T, cmp func(a, b T) int) []T {
 	i, j := len(sorted)-1, len(add)-1
 	sorted = append(sorted, add...)
 	for w := len(sorted) - 1; j >= 0; w-- {
-		if i >= 0 && contactCmp(sorted[i], add[j]) > 0 {
+		if i >= 0 && cmp(sorted[i], add[j]) > 0 {
 			sorted[w] = sorted[i]
 			i--
 		} else {

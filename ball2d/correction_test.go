@@ -34,7 +34,7 @@ func TestMergeSorted(t *testing.T) {
 		slices.SortFunc(add, contactCmp)
 		want := slices.Clone(all)
 		slices.SortFunc(want, contactCmp)
-		if got := mergeSorted(old, add); !slices.Equal(got, want) {
+		if got := mergeSorted(old, add, contactCmp); !slices.Equal(got, want) {
 			t.Fatalf("trial %d: merged %v, want %v", trial, got, want)
 		}
 	}

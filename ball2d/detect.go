@@ -212,6 +212,7 @@ func (d *detector) detect(s *System, q0, q1 []float64) {
 	d.s, d.q0, d.q1, d.curPairs = nil, nil, nil, nil
 	d.ndetect = len(d.contacts)
 	s.miss.sorted = s.miss.sorted[:0]
+	s.sweep.n = -1
 }
 
 // ballBallCCD: without portals, SCISim bounds each ball's straight path from

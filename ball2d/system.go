@@ -110,6 +110,7 @@ type System struct {
 
 	det      detector
 	miss     missed
+	sweep    sweeper
 	clo      closure
 	ff       freeFlight
 	massFill massFill

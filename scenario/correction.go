@@ -13,8 +13,10 @@ import (
 // --correction-passes). Zero values keep the scene's setting or the
 // default.
 type CorrectionOptions struct {
-	// Mode is "on", "off" or "" (the scene's <position_correction>, else
-	// the default: on for impactsim's own scenes with gravity).
+	// Mode is "on", "ngs", "off" or "" (the scene's
+	// <position_correction>, else the default: on for impactsim's own
+	// scenes with gravity). "on" is the scene's method, else the
+	// projection (sim.MethodProjection); "ngs" is sim.MethodNGS.
 	Mode string
 	// Tol is the overlap tolerance, a length (> 0); 0: the scene's, else
 	// DefaultCorrectionTol times the smallest body's radius.
@@ -22,6 +24,9 @@ type CorrectionOptions struct {
 	// MaxPasses caps the projection passes per step (≥ 1); 0: the
 	// scene's, else sim.DefaultCorrectionPasses.
 	MaxPasses int
+	// MaxSweeps caps the ngs sweeps per step (≥ 1); 0: the scene's, else
+	// sim.DefaultCorrectionSweeps.
+	MaxSweeps int
 	// Redetect is "on", "off" or "" (the scene's <redetect>, else off):
 	// close every step's active set under the law's velocity
 	// (sim.Closure; ball2d only).
@@ -86,7 +91,11 @@ func setCorrection(st *sim.Stepper, cs correctionScene, opt CorrectionOptions, m
 	if err := setRedetect(st, cs, opt, mapping); err != nil {
 		return err
 	}
-	set, on, err := onOffOption("position-correction", opt.Mode)
+	mode, method := opt.Mode, ""
+	if mode == sim.MethodNGS {
+		mode, method = "on", mode
+	}
+	set, on, err := onOffOption("position-correction", mode)
 	if err != nil {
 		return err
 	}
@@ -109,13 +118,19 @@ func setCorrection(st *sim.Stepper, cs correctionScene, opt CorrectionOptions, m
 		st.SetOverlapSearch(DefaultCorrectionSearch * cs.scale)
 		return nil
 	}
-	c := sim.Correction{Project: true, Tol: opt.Tol, MaxPasses: opt.MaxPasses}
+	c := sim.Correction{Project: true, Tol: opt.Tol, MaxPasses: opt.MaxPasses, MaxSweeps: opt.MaxSweeps, Method: method}
 	if cs.elem != nil {
 		if c.Tol == 0 {
 			c.Tol = cs.elem.Tol
 		}
 		if c.MaxPasses == 0 {
 			c.MaxPasses = cs.elem.MaxPasses
+		}
+		if c.MaxSweeps == 0 {
+			c.MaxSweeps = cs.elem.MaxSweeps
+		}
+		if c.Method == "" {
+			c.Method = cs.elem.Method
 		}
 	}
 	if c.Tol == 0 {
@@ -135,6 +150,10 @@ func setCorrection(st *sim.Stepper, cs correctionScene, opt CorrectionOptions, m
 		return fmt.Errorf("option --position-correction: %w", err)
 	}
 	c = st.Correction().Config()
+	if c.Method == sim.MethodNGS {
+		*mapping += fmt.Sprintf(", position correction (%s): ngs, tol %.3g, ≤ %d sweeps", why, c.Tol, c.MaxSweeps)
+		return nil
+	}
 	*mapping += fmt.Sprintf(", position correction (%s): tol %.3g, ≤ %d passes", why, c.Tol, c.MaxPasses)
 	return nil
 }

@@ -31,7 +31,10 @@ func trueOverlap(r *Ball2D, p *mech.Problem, gaps []float64) (float64, []float64
 // by a full detection, is at most 1 % of the radius (without the
 // correction: 0.90 and 1.94 radii at step 1,000, issue 18); with
 // IMPACTSIM_LONG_REDETECT=K the steps close their active sets too
-// (--redetect on, --redetect-rounds K; 0: the default cap). Measured: BENCHMARKS.md, "Position correction".
+// (--redetect on, --redetect-rounds K; 0: the default cap);
+// IMPACTSIM_LONG_MODE=ngs corrects by the nonlinear Gauss–Seidel sweeps
+// and IMPACTSIM_LONG_TOL=X sets the tolerance (radii). Measured:
+// BENCHMARKS.md, "Position correction".
 func TestCorrectionDropPilesLong(t *testing.T) {
 	if os.Getenv("IMPACTSIM_LONG") == "" {
 		t.Skip("long: IMPACTSIM_LONG=1")
@@ -54,6 +57,18 @@ func correctionDropPile(t *testing.T, n int) {
 		steps = min(steps, k)
 	}
 	opt := Options{Operator: "gr", Workers: -1, Correction: CorrectionOptions{Mode: "on"}}
+	if s := os.Getenv("IMPACTSIM_LONG_MODE"); s != "" {
+		// the method: on (the projection) or ngs
+		opt.Correction.Mode = s
+	}
+	if s := os.Getenv("IMPACTSIM_LONG_TOL"); s != "" {
+		// the tolerance, in radii
+		tol, err := strconv.ParseFloat(s, 64)
+		if err != nil || !(tol > 0) {
+			t.Fatalf("IMPACTSIM_LONG_TOL=%q: want a tolerance > 0", s)
+		}
+		opt.Correction.Tol = tol
+	}
 	if s := os.Getenv("IMPACTSIM_LONG_REDETECT"); s != "" {
 		// with the closed active set too, at most that many re-solves a
 		// step (0: the default)

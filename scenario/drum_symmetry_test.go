@@ -62,12 +62,23 @@ func TestDrumDropMirrorSymmetry(t *testing.T) {
 	// 3.7e-10 at step 200; with IMPACTSIM_LONG=1, 1e-3 is first exceeded at
 	// step 255 (252 with the correction too, which needs 2 s more).
 	t.Run("redetect", func(t *testing.T) { drumDropMirror(t, Options{Correction: CorrectionOptions{Redetect: "on"}}, 118) })
+	// With the nonlinear Gauss–Seidel correction (--position-correction
+	// ngs): exactly symmetric through step 99; at step 100 (18 contacts)
+	// the sweep's order, which is not invariant under the mirror (contacts
+	// that share a ball are visited in index order), gives 1.78e-15, and
+	// the asymmetry exceeds 1e-3 at step 139 (4.8e-3), far earlier than
+	// without the correction (278) or with the projection (263).
+	t.Run("ngs", func(t *testing.T) { drumDropMirror(t, Options{Correction: CorrectionOptions{Mode: "ngs"}}, 99, 138) })
 }
 
 // drumDropMirror drops the 100×100 grid with options opt: its state must be
 // exactly mirror-symmetric through step exact and within 1e-8 through step
-// 200.
-func drumDropMirror(t *testing.T, opt Options, exact int) {
+// 200 (through step within, if it is not 0).
+func drumDropMirror(t *testing.T, opt Options, exact int, within ...int) {
+	bound := 200
+	if len(within) > 0 {
+		bound = within[0]
+	}
 	const k = 100
 	opt.Operator, opt.Workers = "gr", -1
 	r, err := NewBall2D(scene.DrumGrid(k*k, "drop", 1), opt)
@@ -83,7 +94,7 @@ func drumDropMirror(t *testing.T, opt Options, exact int) {
 	if long {
 		steps = 2000
 	}
-	first := 0
+	first, first8 := 0, 0
 	for s := 1; s <= steps; s++ {
 		if err := r.Stepper.Step(); err != nil {
 			t.Fatal(err)
@@ -96,7 +107,11 @@ func drumDropMirror(t *testing.T, opt Options, exact int) {
 		if s <= exact && a != 0 {
 			t.Fatalf("step %d: mirror asymmetry %.3g, want exactly 0 through step %d", s, a, exact)
 		}
-		if s <= 200 && a > 1e-8 {
+		if a > 1e-8 && first8 == 0 {
+			first8 = s
+			t.Logf("step %d: asymmetry first exceeds 1e-8 (%.3g)", s, a)
+		}
+		if s <= bound && a > 1e-8 {
 			t.Fatalf("step %d: mirror asymmetry %.3g > 1e-8", s, a)
 		}
 		if s == 200 || (long && s%50 == 0) {

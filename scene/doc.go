@@ -105,10 +105,14 @@
 // # Position correction (impactsim's element, every system)
 //
 //	<position_correction tol="1e-6" max_passes="8"/>
+//	<position_correction method="ngs" max_sweeps="1000"/>
 //
 // turns on the position correction of package sim after every step
-// (CorrectionConfig; both attributes optional: tol a length > 0, default
-// 10⁻⁵ of the smallest radius; max_passes an integer ≥ 1, default 8). At
+// (CorrectionConfig; every attribute optional: tol a length > 0, default
+// 10⁻⁵ of the smallest radius; max_passes an integer ≥ 1, default 8;
+// method "projection" (the minimal displacement, default) or "ngs" (the
+// nonlinear Gauss–Seidel sweeps, ball2d scenes); max_sweeps an integer ≥
+// 1, ngs's sweeps per step at most, default 1000). At
 // most one per scene; a bad value is a FILE:LINE error naming the
 // attribute. Without it, scene files run without correction unless the
 // command line asks (package scenario).

@@ -141,13 +141,17 @@ func readWith[T any](r io.Reader, source string, build func(rd *reader, root *el
 	return s, nil
 }
 
-// CorrectionConfig is impactsim's <position_correction tol max_passes>
-// (no SCISim equivalent; every system's scene may have one): the position
-// correction of package sim after every step. Both attributes are
-// optional; zero means the default (sim.Correction, scenario).
+// CorrectionConfig is impactsim's <position_correction tol max_passes
+// method max_sweeps> (no SCISim equivalent; every system's scene may have
+// one): the position correction of package sim after every step. Every
+// attribute is optional; zero means the default (sim.Correction,
+// scenario).
 type CorrectionConfig struct {
 	Tol       float64 // overlap tolerance, a length > 0
 	MaxPasses int     // projection passes per step, ≥ 1
+	// Method is "projection" or "ngs" ("": projection).
+	Method    string
+	MaxSweeps int // ngs sweeps per step, ≥ 1
 	Line      int
 }
 
@@ -169,12 +173,17 @@ func (rd *reader) redetect(e *elem) *RedetectConfig {
 	return c
 }
 
-// positionCorrection reads <position_correction tol max_passes>.
+// positionCorrection reads <position_correction tol max_passes method
+// max_sweeps>.
 func (rd *reader) positionCorrection(e *elem) *CorrectionConfig {
-	rd.checkAttrs(e, "tol", "max_passes")
+	rd.checkAttrs(e, "tol", "max_passes", "method", "max_sweeps")
 	rd.noChildren(e)
 	c := &CorrectionConfig{Line: e.line}
 	c.Tol, _ = rd.optNum(e, "tol", positive, 0)
 	c.MaxPasses, _ = rd.integer(e, "max_passes", false, 1)
+	if _, ok := rd.attr(e, "method"); ok {
+		c.Method = rd.choice(e, "method", "projection", "ngs")
+	}
+	c.MaxSweeps, _ = rd.integer(e, "max_sweeps", false, 1)
 	return c
 }

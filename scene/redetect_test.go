@@ -5,13 +5,17 @@ import (
 	"testing"
 )
 
+// readOneBall reads a ball2d scene of one ball with body after it (its
+// first line is line 4) from a file called name.
+func readOneBall(body, name string) (*Ball2DScene, error) {
+	head := "<ball2d_scene>\n<integrator type=\"verlet\" dt=\"0.01\"/>\n<ball x=\"0\" y=\"0\" vx=\"0\" vy=\"0\" m=\"1\" r=\"1\" fixed=\"0\"/>\n"
+	return ReadBall2D(strings.NewReader(head+body+"\n</ball2d_scene>\n"), name)
+}
+
 // TestReadRedetect: <redetect> with and without max_rounds, and its bad
 // values as FILE:LINE errors naming the attribute.
 func TestReadRedetect(t *testing.T) {
-	head := "<ball2d_scene>\n<integrator type=\"verlet\" dt=\"0.01\"/>\n<ball x=\"0\" y=\"0\" vx=\"0\" vy=\"0\" m=\"1\" r=\"1\" fixed=\"0\"/>\n"
-	read := func(body string) (*Ball2DScene, error) {
-		return ReadBall2D(strings.NewReader(head+body+"\n</ball2d_scene>\n"), "r.xml")
-	}
+	read := func(body string) (*Ball2DScene, error) { return readOneBall(body, "r.xml") }
 	s, err := read(`<redetect max_rounds="3"/>`)
 	if err != nil {
 		t.Fatal(err)

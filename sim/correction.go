@@ -33,6 +33,16 @@ type Correction struct {
 	// Solver names the QP solver of the projection's islands (qp.New;
 	// "" is auto).
 	Solver string
+	// Method is the correction's scheme: "" or MethodProjection, the
+	// minimal mass-weighted displacement (P2) by the projection (P1) of
+	// package impact; MethodNGS, the nonlinear Gauss–Seidel position
+	// projection of a ContactSweeper system (not the minimal displacement;
+	// see the package documentation).
+	Method string
+	// MaxSweeps caps MethodNGS's sweeps over the contacts in one step (0:
+	// DefaultCorrectionSweeps). A step that still has an overlap above Tol
+	// after them goes on and is recorded (CorrectionStats.Capped).
+	MaxSweeps int
 	// Search (a length ≥ 0; 0: no search) makes systems that implement
 	// MissedContactFinder look, around every body that ended the step
 	// (or a projection pass) more than Search from where the step's
@@ -46,6 +56,30 @@ type Correction struct {
 
 // DefaultCorrectionPasses is the default of Correction.MaxPasses.
 const DefaultCorrectionPasses = 8
+
+// DefaultCorrectionSweeps is the default of Correction.MaxSweeps.
+const DefaultCorrectionSweeps = 1000
+
+// The position correction's methods (Correction.Method).
+const (
+	MethodProjection = "projection"
+	MethodNGS        = "ngs"
+)
+
+// ContactSweeper is implemented by systems that can run the nonlinear
+// Gauss–Seidel position projection (Correction.Method MethodNGS) on their
+// current contacts (those of the last BuildProblem, then those FindMissed
+// appended).
+type ContactSweeper interface {
+	// SweepContacts makes up to maxSweeps sweeps over the contacts in a
+	// fixed order of the system's, pushing every contact whose gap at the
+	// current q is below target back to target along its normal at the
+	// current q, the push shared by the inverse masses; it stops after the
+	// first sweep in which no contact overlapped by more than tol when it
+	// came up, and returns the sweeps made and the largest overlap seen in
+	// the last.
+	SweepContacts(q []float64, target, tol float64, maxSweeps int) (sweeps int, worst float64)
+}
 
 // MissedContactFinder is implemented by systems that can find the contacts
 // a step missed (Correction.Search).
@@ -119,7 +153,10 @@ type CorrectionStats struct {
 	// Missed is the number of contacts the step missed that the search
 	// (Correction.Search) found; they are included in Contacts.
 	Missed int
-	// Capped is true when Overlap is still above Tol after MaxPasses.
+	// Sweeps is the number of MethodNGS sweeps made (0 for the projection).
+	Sweeps int
+	// Capped is true when Overlap is still above Tol after MaxPasses (or
+	// MaxSweeps).
 	Capped bool
 	// Law sums the projections' QP solves.
 	Law  mech.Stats
@@ -158,6 +195,8 @@ type Corrector struct {
 	inc   MovedReevaluator
 	moved []bool
 	shift []float64
+	// sweeper runs MethodNGS (nil: the projection)
+	sweeper ContactSweeper
 }
 
 // NewCorrector returns the correction c for system sys.
@@ -174,17 +213,36 @@ func NewCorrector(sys PositionCorrectable, c Correction) (*Corrector, error) {
 	if c.MaxPasses == 0 {
 		c.MaxPasses = DefaultCorrectionPasses
 	}
+	if c.MaxSweeps < 0 {
+		return nil, fmt.Errorf("sim: position correction sweeps %d, want ≥ 0", c.MaxSweeps)
+	}
+	if c.MaxSweeps == 0 {
+		c.MaxSweeps = DefaultCorrectionSweeps
+	}
 	k := &Corrector{cfg: c, sys: sys}
+	switch c.Method {
+	case "", MethodProjection:
+	case MethodNGS:
+		sw, ok := sys.(ContactSweeper)
+		if !ok {
+			return nil, fmt.Errorf("sim: position correction %q needs a system that sweeps its contacts (%T does not)", c.Method, sys)
+		}
+		if c.Project {
+			k.sweeper = sw
+		}
+	default:
+		return nil, fmt.Errorf("sim: position correction method %q, want %q or %q", c.Method, MethodProjection, MethodNGS)
+	}
 	if f, ok := sys.(MissedContactFinder); ok && c.Search > 0 {
 		k.finder = f
 	}
-	if r, ok := sys.(Relinearizer); ok && c.Project {
+	if r, ok := sys.(Relinearizer); ok && c.Project && k.sweeper == nil {
 		k.relin = r
 	}
-	if r, ok := sys.(MovedReevaluator); ok && c.Project {
+	if r, ok := sys.(MovedReevaluator); ok && c.Project && k.sweeper == nil {
 		k.inc = r
 	}
-	if c.Project {
+	if c.Project && k.sweeper == nil {
 		pr, err := impact.NewProjection(c.Solver)
 		if err != nil {
 			return nil, fmt.Errorf("sim: position correction: %w", err)
@@ -277,6 +335,11 @@ func (k *Corrector) correct(p *mech.Problem, q []float64, st *CorrectionStats) e
 		return nil
 	}
 	u0 := k.sys.PotentialEnergy(q)
+	if k.sweeper != nil {
+		k.sweep(p, q, st)
+		st.PotentialChange = k.sys.PotentialEnergy(q) - u0
+		return nil
+	}
 	n := p.MInv.N()
 	k.dq = growF(k.dq, n)
 	k.scr = growF(k.scr, n)
@@ -327,6 +390,43 @@ func (k *Corrector) correct(p *mech.Problem, q []float64, st *CorrectionStats) e
 	st.Capped = st.Overlap > k.cfg.Tol
 	st.PotentialChange = k.sys.PotentialEnergy(q) - u0
 	return nil
+}
+
+// sweepsPerSearch is how many MethodNGS sweeps run between two searches
+// for missed contacts (Correction.Search): the pushes of the first sweeps
+// move balls into neighbours the step never met, and sweeping on without
+// them would converge to an answer the search then upsets.
+const sweepsPerSearch = 8
+
+// sweep is the correction by MethodNGS: rounds of up to sweepsPerSearch
+// sweeps of the system's ContactSweeper, each followed by the search for
+// missed contacts (a pass), until a round's last sweep saw no overlap above
+// Tol, the search found nothing and every contact's gap at q is within Tol;
+// or until MaxSweeps.
+func (k *Corrector) sweep(p *mech.Problem, q []float64, st *CorrectionStats) {
+	target := -0.5 * k.cfg.Tol
+	for st.Sweeps < k.cfg.MaxSweeps {
+		n, worst := k.sweeper.SweepContacts(q, target, k.cfg.Tol, min(k.cfg.MaxSweeps-st.Sweeps, sweepsPerSearch))
+		st.Sweeps += n
+		st.Passes++
+		added := 0
+		if k.finder != nil {
+			added = k.finder.FindMissed(k.ref, q, k.cfg.Search, k.cfg.Tol, p)
+			st.Missed += added
+			st.Contacts = p.NContacts()
+		}
+		if worst > k.cfg.Tol && st.Sweeps < k.cfg.MaxSweeps || added > 0 && st.Sweeps < k.cfg.MaxSweeps {
+			continue
+		}
+		// the sweeps settled on the contacts known, or the cap: every
+		// contact at q
+		k.gaps = k.sys.Gaps(q, k.gaps[:0])
+		var ok bool
+		if st.Overlap, ok = worstOverlap(k.gaps); !ok || st.Overlap <= k.cfg.Tol {
+			break
+		}
+	}
+	st.Capped = st.Overlap > k.cfg.Tol
 }
 
 // displacement sets k.dq = M⁻¹Gμ (the block products on the pool) and
@@ -422,7 +522,11 @@ func (s *Stepper) correct(q []float64) error {
 	cs, err := s.corr.Correct(&s.Problem, q)
 	s.Last.Correction = cs
 	if err == nil && s.Strict && cs.Capped {
-		err = &mech.CapError{Iterations: cs.Passes, Residual: cs.Overlap, Tol: s.corr.cfg.Tol}
+		it := cs.Passes
+		if s.corr.sweeper != nil {
+			it = cs.Sweeps
+		}
+		err = &mech.CapError{Iterations: it, Residual: cs.Overlap, Tol: s.corr.cfg.Tol}
 	}
 	if err != nil {
 		return fmt.Errorf("sim: step %d (t = %.10g → %.10g), %d contacts, position correction: %w", s.N+1, s.T, s.T+s.H, cs.Contacts, err)

@@ -53,7 +53,8 @@ func stackOverlap(sys *ball2d.System, q []float64) float64 {
 }
 
 // A resting stack of 20 balls for 10⁴ steps, with Alg. 4's and with the
-// closed active set: with the correction
+// closed active set, and with the nonlinear Gauss–Seidel correction
+// (Method ngs): with the correction
 // (tolerance 5·10⁻⁸ radii, so contacts rest at an overlap of 2.5·10⁻⁸) the
 // worst overlap stays within 10⁻⁶ of the radius, the stack's height within
 // 10⁻⁶ of its start and constant to 10⁻⁹ after the first steps
@@ -81,6 +82,11 @@ func TestCorrectionRestingStack(t *testing.T) {
 			}
 			checkRestingStack(t, sys, st, tc.op, tc.cor, steps)
 		}
+		// and with the nonlinear Gauss–Seidel correction
+		ngs := *corr
+		ngs.Method = sim.MethodNGS
+		sys := stack20(tc.cor)
+		checkRestingStack(t, sys, stackStepper(t, sys, tc.op, &ngs), tc.op+" ngs", tc.cor, steps)
 	}
 	// without the correction the inelastic stack sinks
 	sys := stack20(0)

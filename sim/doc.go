@@ -110,6 +110,33 @@
 // and removes penetration of any origin, at the cost of the projections
 // and of the potential energy it reports.
 //
+// Correction.Method MethodNGS replaces the projection by a nonlinear
+// Gauss–Seidel position projection (Box2D v2's position solver without
+// its Baumgarte factor, slop and step limit; the system implements
+// ContactSweeper): contact by contact, in a fixed order (ball2d: lowest
+// first, so a pile's supports come before what they carry), a contact
+// whose gap at the current q is below −Tol/2 is pushed back to it along
+// its normal at the current q,
+//
+//	λ = (−Tol/2 − gᵢ(q)) / (∇gᵢᵀM⁻¹∇gᵢ),   q ← q + M⁻¹∇gᵢ λ,
+//
+// and sweeps repeat, with the missed-contact search after every
+// sweepsPerSearch of them, until a sweep sees no overlap above Tol, the
+// search finds nothing and every gap is within Tol, or MaxSweeps (then
+// the step goes on, CorrectionStats.Capped; Stepper.Strict makes it an
+// error). It moves positions only, so the velocities and every impact
+// desideratum are kept as with the projection, and it is serial, so the
+// result does not depend on the workers; but it is not (P2)'s minimal
+// displacement: each push is the minimal displacement of one contact
+// with the others frozen, and the sweeps converge linearly (more slowly
+// the deeper the chain of contacts a push must travel), to an answer
+// that depends on the order — on the 10K elastic drop of Table 2 it adds
+// 17,819 to the potential energy over 1,000 steps against the
+// projection's 19,944 (correction_pe), and the mirror drop loses its
+// symmetry at step 100 (10⁻³ at step 139), as the order is not invariant
+// under the mirror. It costs 0.80 of the projection's CPU there (still
+// about 1.5 times the step; BENCHMARKS.md "corrcheap").
+//
 // # Closed active set (Stepper.SetClosure, type Closure)
 //
 // Alg. 4 finds 𝔸 on the free-flight prediction q̃ (line 2); the impulses

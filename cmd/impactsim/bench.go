@@ -67,9 +67,10 @@ func cmdBenchDrum(args []string, stdout, stderr io.Writer) error {
 	saveAt := fs.String("save-at", "", "comma-separated step numbers at which --save-state writes")
 	resume := inFile(fs, "resume", "start from a state written by --save-state for the same --n and --mode (--steps and --from count from step 0, not from the resumed step)")
 	var corr scenario.CorrectionOptions
-	fs.StringVar(&corr.Mode, "position-correction", "off", "on: project positions out of penetration after every step (sim.Correction); off (default here, Table 2 as in the paper)")
+	fs.StringVar(&corr.Mode, "position-correction", "off", "on: project positions out of penetration after every step (sim.Correction, the minimal displacement); ngs: nonlinear Gauss–Seidel sweeps instead (cheaper, not minimal); off (default here, Table 2 as in the paper)")
 	fs.Float64Var(&corr.Tol, "correction-tol", 0, "position correction: overlap tolerance, a length (0: 1e-5 of the radius)")
 	countVar(fs, &corr.MaxPasses, "correction-passes", 0, 0, 1000, "position correction: projection passes per step at most (0: 8)")
+	countVar(fs, &corr.MaxSweeps, "correction-sweeps", 0, 0, 1000000, "position correction ngs: sweeps per step at most (0: 1000)")
 	redetectFlags(fs, &corr, "off")
 	overlap := fs.Bool("overlap", false, "with the position correction off, measure every step's deepest overlap (the gaps of the step's contacts and a search for the contacts it missed; two thirds of the step's CPU on the 100K gas, so off by default: the table then prints — and the CSV NaN); the correction always measures it")
 	pos, err := parse(fs, args)
@@ -372,7 +373,7 @@ func newStepLog(path string) (*stepLog, error) {
 		return nil, err
 	}
 	l := &stepLog{f: f, w: bufio.NewWriter(f)}
-	fmt.Fprintln(l.w, "step,t,constraints,iterations,solves,solver_iterations,residual,largest_island,largest_method,integration_s,detection_s,impact_s,correction_s,correction_passes,overlap_before,overlap,correction_pe,correction_contacts,correction_missed,correction_largest,correction_solver_iterations,correction_rounds,redetect_s,redetect_rounds,redetect_added,redetect_missing")
+	fmt.Fprintln(l.w, "step,t,constraints,iterations,solves,solver_iterations,residual,largest_island,largest_method,integration_s,detection_s,impact_s,correction_s,correction_passes,overlap_before,overlap,correction_pe,correction_contacts,correction_missed,correction_largest,correction_solver_iterations,correction_rounds,redetect_s,redetect_rounds,redetect_added,redetect_missing,correction_sweeps")
 	return l, l.w.Flush()
 }
 
@@ -382,10 +383,10 @@ func (l *stepLog) add(step int, t float64, s *sim.StepStats, measured bool) erro
 	if !measured {
 		before, after = math.NaN(), math.NaN()
 	}
-	fmt.Fprintf(l.w, "%d,%.6g,%d,%d,%d,%d,%.3g,%d,%s,%.6g,%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%d,%d,%d,%d,%d,%.6g,%d,%d,%d\n", step, t, s.Contacts, s.Law.Iterations, s.Law.Solves,
+	fmt.Fprintf(l.w, "%d,%.6g,%d,%d,%d,%d,%.3g,%d,%s,%.6g,%.6g,%.6g,%.6g,%d,%.6g,%.6g,%.6g,%d,%d,%d,%d,%d,%.6g,%d,%d,%d,%d\n", step, t, s.Contacts, s.Law.Iterations, s.Law.Solves,
 		s.Law.SolverIterations, s.Law.Residual, s.Law.Largest, s.Law.Method, s.Integration.Seconds(), s.Detection.Seconds(), s.Impact.Seconds(),
 		c.Time.Seconds(), c.Passes, before, after, c.PotentialChange, c.Contacts, c.Missed, c.Law.Largest, c.Law.SolverIterations, c.Law.Iterations,
-		s.Closure.Time.Seconds(), s.Closure.Rounds, s.Closure.Added, s.Closure.Missing)
+		s.Closure.Time.Seconds(), s.Closure.Rounds, s.Closure.Added, s.Closure.Missing, c.Sweeps)
 	if err := l.w.Flush(); err != nil {
 		return fmt.Errorf("bench: writing the per-step CSV: %w", err)
 	}

@@ -119,6 +119,9 @@ func (o *patternOpts) config(name string, p patterns.Point, warn io.Writer, rank
 	if err := checkCorrectionFlags(name, o.corr); err != nil {
 		return c, err
 	}
+	if o.corr.Mode == "ngs" {
+		return c, badInput("%s: --position-correction ngs: the sphere path has the projection only (on)", name)
+	}
 	c.Correction = o.correction()
 	if err := c.Check(); err != nil {
 		return c, usageError{fmt.Errorf("%s: %w", name, err)}

@@ -8,14 +8,13 @@ import (
 	"testing"
 )
 
-// TestRunRedetect: --redetect on with a cap of one re-solve on the
-// 1,000-ball drop: the mapping names the closure, energy.csv has its
-// columns, summary.json counts the capped steps, one warning line says so;
-// --redetect maybe, and --redetect on for a rigid3d scene, are usage
-// errors (exit status 2).
-func TestRunRedetect(t *testing.T) {
+// runDrop1000 runs builtin:drum_drop_1000 to t = 1.5 with the extra
+// arguments into a temporary directory, which it returns with the
+// standard error, after reading summary.json into sum.
+func runDrop1000(t *testing.T, sum any, args ...string) (string, string) {
+	t.Helper()
 	dir := t.TempDir()
-	code, _, errs := runCLI(t, "run", "builtin:drum_drop_1000", "--end", "1.5", "--quiet", "--out", dir, "--redetect", "on", "--redetect-rounds", "1")
+	code, _, errs := runCLI(t, append([]string{"run", "builtin:drum_drop_1000", "--end", "1.5", "--quiet", "--out", dir}, args...)...)
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -23,13 +22,23 @@ func TestRunRedetect(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if err := json.Unmarshal(b, sum); err != nil {
+		t.Fatal(err)
+	}
+	return dir, errs
+}
+
+// TestRunRedetect: --redetect on with a cap of one re-solve on the
+// 1,000-ball drop: the mapping names the closure, energy.csv has its
+// columns, summary.json counts the capped steps, one warning line says so;
+// --redetect maybe, and --redetect on for a rigid3d scene, are usage
+// errors (exit status 2).
+func TestRunRedetect(t *testing.T) {
 	var sum struct {
 		Mapping string
 		Capped  int `json:"redetect_capped_steps"`
 	}
-	if err := json.Unmarshal(b, &sum); err != nil {
-		t.Fatal(err)
-	}
+	dir, errs := runDrop1000(t, &sum, "--redetect", "on", "--redetect-rounds", "1")
 	if !strings.Contains(sum.Mapping, "active set closed under v⁺ (command line): ≤ 1 re-solves") {
 		t.Errorf("mapping %q", sum.Mapping)
 	}

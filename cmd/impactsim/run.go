@@ -61,9 +61,10 @@ func parseRun(args []string) (*runConfig, error) {
 	fs.Float64Var(&nb.Tol, "tol", 0, "nbgs: tolerance (> 0) on the largest change of a contact's relative velocity in a sweep (m/s)")
 	countVar(fs, &nb.Domains, "domains", 0, 0, 1e6, "nbgs: domains of the Gauss–Seidel/weighted-Jacobi blend (≥ 1; 1: plain Gauss–Seidel)")
 	fs.Float64Var(&nb.Relax, "relax", 0, "nbgs: relaxation ω in (0, 1] of the Jacobi exchange between domains")
-	fs.StringVar(&c.opts.Correction.Mode, "position-correction", "", "on or off: project positions out of penetration after every step, velocities untouched (default: the scene's <position_correction>; on for built-in scenes with gravity, off for SCISim files)")
+	fs.StringVar(&c.opts.Correction.Mode, "position-correction", "", "on, ngs or off: move positions out of penetration after every step, velocities untouched — on: the minimal mass-weighted displacement (or the scene's method), ngs: nonlinear Gauss–Seidel sweeps (ball2d; cheaper, not minimal) (default: the scene's <position_correction>; on for built-in scenes with gravity, off for SCISim files)")
 	fs.Float64Var(&c.opts.Correction.Tol, "correction-tol", 0, "position correction: overlap tolerance, a length (0: the scene's, else 1e-5 of the smallest radius)")
 	countVar(fs, &c.opts.Correction.MaxPasses, "correction-passes", 0, 0, 1000, "position correction: projection passes per step at most (0: the scene's, else 8)")
+	countVar(fs, &c.opts.Correction.MaxSweeps, "correction-sweeps", 0, 0, 1000000, "position correction ngs: sweeps per step at most (0: the scene's, else 1000); a step still above the tolerance goes on and is recorded (--strict: an error)")
 	redetectFlags(fs, &c.opts.Correction, "")
 	pos, err := parse(fs, args)
 	if err != nil {
@@ -294,16 +295,18 @@ func fileStem(path string) string {
 	return strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
 }
 
-// checkCorrectionFlags checks --position-correction, --correction-tol and
-// --correction-passes of command cmd.
+// checkCorrectionFlags checks --position-correction, --correction-tol,
+// --correction-passes and --correction-sweeps of command cmd.
 func checkCorrectionFlags(cmd string, c scenario.CorrectionOptions) error {
 	switch {
-	case c.Mode != "" && c.Mode != "on" && c.Mode != "off":
-		return badInput("%s: --position-correction: expected on or off, got %q", cmd, c.Mode)
+	case c.Mode != "" && c.Mode != "on" && c.Mode != "off" && c.Mode != "ngs":
+		return badInput("%s: --position-correction: expected on, ngs or off, got %q", cmd, c.Mode)
 	case !(c.Tol >= 0) || math.IsInf(c.Tol, 0):
 		return badInput("%s: --correction-tol: expected a finite length > 0, got %v", cmd, c.Tol)
 	case c.MaxPasses < 0:
 		return badInput("%s: --correction-passes: expected at least 1, got %d", cmd, c.MaxPasses)
+	case c.MaxSweeps < 0:
+		return badInput("%s: --correction-sweeps: expected at least 1, got %d", cmd, c.MaxSweeps)
 	case c.Redetect != "" && c.Redetect != "on" && c.Redetect != "off":
 		return badInput("%s: --redetect: expected on or off, got %q", cmd, c.Redetect)
 	}

@@ -1,0 +1,90 @@
+package ball2d
+
+import (
+	"math"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"impactsim/mech"
+)
+
+// TestSweepContactsSkipsExactly: SweepContacts skips a contact whose balls
+// have not moved since it was last left as it was; the result is bit for
+// bit that of visiting every contact in every sweep (a reference loop over
+// the same order), on a random system with fixed balls, drums and planes,
+// the missed-contact search's contacts merged into the order. The sweeps
+// reduce the overlaps, and a fixed ball never moves.
+func TestSweepContactsSkipsExactly(t *testing.T) {
+	const target, tol = -5e-4, 1e-3
+	for seed := uint64(1); seed <= 3; seed++ {
+		s := randomSystem(1500, seed)
+		var p mech.Problem
+		q1 := step1(s, &p)
+		q, _ := pushBalls(s, q1, rand.New(rand.NewPCG(seed, 11)), 3, 0.1)
+		ref := slices.Clone(q)
+		want := slices.Clone(q)
+		before := worst(s, q)
+		// first round on the step's contacts, then on those with the
+		// missed ones appended (orderSweep merges them in)
+		for round := 0; round < 2; round++ {
+			if round == 1 && s.FindMissed(ref, q, 0.01, tol, &p) == 0 {
+				t.Fatal("no missed contact appended: the test does not cover the merge")
+			}
+			clock := s.sweep.clock
+			n, w := s.SweepContacts(q, target, tol, 6)
+			// the reference: every contact in every sweep, same order
+			wn, ww := 0, 0.0
+			for wn < 6 {
+				wn++
+				ww = 0
+				for _, o := range s.sweep.order {
+					v, _ := s.pushContact(want, &s.det.contacts[o.k], target)
+					ww = math.Max(ww, v)
+				}
+				if !(ww > tol) {
+					break
+				}
+			}
+			if n != wn || math.Float64bits(w) != math.Float64bits(ww) {
+				t.Fatalf("seed %d round %d: %d sweeps, worst %v; reference %d, %v", seed, round, n, w, wn, ww)
+			}
+			for i := range q {
+				if math.Float64bits(q[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("seed %d round %d: q[%d] = %v, reference %v", seed, round, i, q[i], want[i])
+				}
+			}
+			if visits := s.sweep.clock - clock; visits >= uint64(n*len(s.sweep.order)) {
+				t.Fatalf("seed %d round %d: %d visits for %d sweeps of %d contacts: nothing skipped", seed, round, visits, n, len(s.sweep.order))
+			}
+			// the order is every contact once, by (layer, index)
+			if len(s.sweep.order) != len(s.det.contacts) || !slices.IsSortedFunc(s.sweep.order, sweepCmp) {
+				t.Fatalf("seed %d: order of %d for %d contacts, sorted %v", seed, len(s.sweep.order), len(s.det.contacts), slices.IsSortedFunc(s.sweep.order, sweepCmp))
+			}
+			seen := make([]bool, len(s.det.contacts))
+			for _, o := range s.sweep.order {
+				if seen[o.k] {
+					t.Fatalf("seed %d: contact %d twice in the order", seed, o.k)
+				}
+				seen[o.k] = true
+			}
+		}
+		if after := worst(s, q); !(after < 0.1*before) {
+			t.Errorf("seed %d: worst overlap %.3g → %.3g", seed, before, after)
+		}
+		for i := range s.M {
+			if s.Fixed[i] && (q[2*i] != q1[2*i] || q[2*i+1] != q1[2*i+1]) {
+				t.Fatalf("fixed ball %d moved", i)
+			}
+		}
+	}
+}
+
+// worst is the largest overlap of the system's current contacts at q.
+func worst(s *System, q []float64) float64 {
+	w := 0.0
+	for _, g := range s.Gaps(q, nil) {
+		w = math.Max(w, -g)
+	}
+	return w
+}
