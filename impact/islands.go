@@ -14,6 +14,12 @@ type islands struct {
 	start  []int   // component c holds order[start[c]:start[c+1]]
 	rootID []int32 // body → component index (−1 if unassigned)
 	count  []int
+	// clean says that parent[b] = b and rootID[b] = −1 for every body:
+	// split leaves them so (it restores the entries of the bodies its
+	// columns touch), so that the next split need not reset all nb
+	// bodies — GR splits its violators at every reflection, often a
+	// small part of a large problem's bodies.
+	clean bool
 }
 
 func growInt32(s []int32, n int) []int32 {
@@ -37,10 +43,15 @@ func (s *islands) find(b int) int {
 // their relative order inside a component and components are ordered by
 // their first column, so the grouping is deterministic.
 func (s *islands) split(m, nb int, bodies []int, colMap []int) {
-	s.parent = growInt32(s.parent, nb)
-	for b := range s.parent {
-		s.parent[b] = int32(b)
+	if !s.clean || len(s.parent) != nb {
+		s.parent = growInt32(s.parent, nb)
+		s.rootID = growInt32(s.rootID, nb)
+		for b := range s.parent {
+			s.parent[b] = int32(b)
+			s.rootID[b] = -1
+		}
 	}
+	s.clean = false
 	for j := 0; j < m; j++ {
 		jj := j
 		if colMap != nil {
@@ -57,10 +68,6 @@ func (s *islands) split(m, nb int, bodies []int, colMap []int) {
 				}
 			}
 		}
-	}
-	s.rootID = growInt32(s.rootID, nb)
-	for b := range s.rootID {
-		s.rootID[b] = -1
 	}
 	s.root = growInt32(s.root, m)
 	s.count = s.count[:0]
@@ -95,6 +102,20 @@ func (s *islands) split(m, nb int, bodies []int, colMap []int) {
 		s.order[s.count[c]] = j
 		s.count[c]++
 	}
+	// only the columns' bodies were linked (union, and find's path
+	// halving, move links between them) or numbered: restore those
+	for j := 0; j < m; j++ {
+		jj := j
+		if colMap != nil {
+			jj = colMap[j]
+		}
+		for _, b := range bodies[2*jj : 2*jj+2] {
+			if b >= 0 {
+				s.parent[b], s.rootID[b] = int32(b), -1
+			}
+		}
+	}
+	s.clean = true
 }
 
 // n returns the number of components.
