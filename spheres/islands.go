@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 	"time"
 
 	"impactsim/mech"
@@ -50,15 +51,47 @@ type islandSet struct {
 // pooled law rather than by one worker.
 const bigIsland = 4096
 
+// find returns the root of sphere b's tree. Once every union is done it is
+// the smallest sphere of b's component, whatever order the unions took:
+// a union links the larger of two roots under the smaller. Finds and
+// unions may run concurrently (on the pool): the links are read and
+// written atomically, and path halving only redirects a sphere to an
+// ancestor of it.
 func (u *islandSet) find(b int32) int32 {
-	for u.parent[b] != b {
-		u.parent[b] = u.parent[u.parent[b]]
-		b = u.parent[b]
+	for {
+		p := atomic.LoadInt32(&u.parent[b])
+		if p == b {
+			return b
+		}
+		g := atomic.LoadInt32(&u.parent[p])
+		if g != p {
+			atomic.CompareAndSwapInt32(&u.parent[b], p, g)
+		}
+		b = g
 	}
-	return b
 }
 
-// splitIslands groups the step's contacts into islands.
+// union joins the components of spheres a and b.
+func (u *islandSet) union(a, b int32) {
+	for {
+		a, b = u.find(a), u.find(b)
+		if a == b {
+			return
+		}
+		if a > b {
+			a, b = b, a
+		}
+		if atomic.CompareAndSwapInt32(&u.parent[b], b, a) {
+			return
+		}
+		// b stopped being a root meanwhile: again from the new roots
+	}
+}
+
+// splitIslands groups the step's contacts into islands. The unions of the
+// sphere pairs and each contact's root are done by ranges on the pool; the
+// roots are the components' smallest spheres on any number of workers, so
+// the islands (numbered by their first contact) are too.
 func (s *System) splitIslands() {
 	w := &s.work
 	u := &w.isl
@@ -69,21 +102,25 @@ func (s *System) splitIslands() {
 		u.parent[i] = int32(i)
 		u.id[i] = -1
 	}
-	for k := 0; k < w.npair; k++ {
-		a, b := u.find(w.con[k].i), u.find(w.con[k].j)
-		if a != b {
-			if a < b {
-				u.parent[b] = a
-			} else {
-				u.parent[a] = b
+	u.conIsl = growI32(u.conIsl, m)
+	if w.fUnion == nil {
+		w.fUnion = func(_, lo, hi int) {
+			for _, c := range s.work.con[lo:hi] {
+				u.union(c.i, c.j)
+			}
+		}
+		w.fRoots = func(_, lo, hi int) {
+			for k, c := range s.work.con[lo:hi] {
+				u.conIsl[lo+k] = u.find(c.i)
 			}
 		}
 	}
-	u.conIsl = growI32(u.conIsl, m)
+	s.pool.For(w.npair, 4096, w.fUnion)
+	s.pool.For(m, 4096, w.fRoots) // the roots, in conIsl for now
 	u.start = u.start[:0]
 	u.start = append(u.start, 0)
 	for k := range w.con {
-		r := u.find(w.con[k].i)
+		r := u.conIsl[k]
 		if u.id[r] < 0 {
 			u.id[r] = int32(len(u.start) - 1)
 			u.start = append(u.start, 0)

@@ -288,13 +288,15 @@ type workspace struct {
 	moving      bool
 	v0          float64
 	fIsland     func(w, i int)
-	bigAt       int  // overrides bigIsland (tests; 0: the constant)
-	storedD     bool // tests: store the tangent columns (p.D) for every law
-	storedG     bool // tests: store the normal columns (p.G) for every law
-	freeG       bool // the law reads G matrix-free (mech.MatrixFreeG); set by prepareLaws
-	storedRel   bool // tests: store the known relative velocities (p.NRel, p.DRel) for every law
-	freeRel     bool // the law reads NRel, DRel matrix-free (mech.MatrixFreeRel); set by prepareLaws
-	colourAt    int  // the boxed LCP's ColourFrom (tests; 0: its default)
+	fUnion      func(_, lo, hi int) // splitIslands' unions of the sphere pairs
+	fRoots      func(_, lo, hi int) // splitIslands' roots of the contacts
+	bigAt       int                 // overrides bigIsland (tests; 0: the constant)
+	storedD     bool                // tests: store the tangent columns (p.D) for every law
+	storedG     bool                // tests: store the normal columns (p.G) for every law
+	freeG       bool                // the law reads G matrix-free (mech.MatrixFreeG); set by prepareLaws
+	storedRel   bool                // tests: store the known relative velocities (p.NRel, p.DRel) for every law
+	freeRel     bool                // the law reads NRel, DRel matrix-free (mech.MatrixFreeRel); set by prepareLaws
+	colourAt    int                 // the boxed LCP's ColourFrom (tests; 0: its default)
 
 	// periodic sides: per-direction cell sizes of the broad phase, and
 	// whether a periodic side is shorter than three cells
