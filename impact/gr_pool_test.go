@@ -119,35 +119,43 @@ func TestAddMulVecRowsIsExact(t *testing.T) {
 
 // TestVelocityRestitutionByRanges: e(v) taken a fixed range of contacts
 // at a time (more contacts than its buffer holds, with known relative
-// velocities) gives each contact e(−uᵢ) of the whole vector u =
-// RelNormalVelocities bit for bit, and allocates nothing.
+// velocities), serially or by ranges on a pool of 2 or 3 workers, gives
+// each contact e(−uᵢ) of the whole vector u = RelNormalVelocities bit for
+// bit, and allocates nothing.
 func TestVelocityRestitutionByRanges(t *testing.T) {
-	p := grPoolProblem(20, 5)
-	m := p.NContacts()
-	vr := &VelocityRestitution{V0: 3}
-	if m <= 2*len(vr.u) {
-		t.Fatalf("%d contacts: not several ranges", m)
-	}
-	p.NRel = make([]float64, m)
-	for i := range p.NRel {
-		p.NRel[i] = 0.1 * float64(i%7-3)
-	}
-	for i := range p.CoR {
-		p.CoR[i] = 0.5 + 0.4*float64(i%5)/4
-	}
-	u := make([]float64, m)
-	p.RelNormalVelocities(u, p.V)
-	want := make([]float64, m)
-	for i := range want {
-		want[i] = vr.E(p.CoR[i], -u[i])
-	}
-	vr.Apply(p)
-	for i := range want {
-		if math.Float64bits(p.CoR[i]) != math.Float64bits(want[i]) {
-			t.Fatalf("contact %d: e = %v, want %v", i, p.CoR[i], want[i])
+	for _, side := range []int{20, 48} {
+		for _, nw := range []int{1, 2, 3} {
+			p := grPoolProblem(side, 5)
+			m := p.NContacts()
+			vr := &VelocityRestitution{V0: 3}
+			pool := par.New(nw)
+			vr.SetPool(pool)
+			if m <= 2*len(vr.u) || side == 48 && m < 4096 {
+				t.Fatalf("%d contacts: not several ranges", m)
+			}
+			p.NRel = make([]float64, m)
+			for i := range p.NRel {
+				p.NRel[i] = 0.1 * float64(i%7-3)
+			}
+			for i := range p.CoR {
+				p.CoR[i] = 0.5 + 0.4*float64(i%5)/4
+			}
+			u := make([]float64, m)
+			p.RelNormalVelocities(u, p.V)
+			want := make([]float64, m)
+			for i := range want {
+				want[i] = vr.E(p.CoR[i], -u[i])
+			}
+			vr.Apply(p)
+			for i := range want {
+				if math.Float64bits(p.CoR[i]) != math.Float64bits(want[i]) {
+					t.Fatalf("%d contacts, %d workers: contact %d: e = %v, want %v", m, nw, i, p.CoR[i], want[i])
+				}
+			}
+			if a := testing.AllocsPerRun(3, func() { vr.Apply(p) }); a != 0 {
+				t.Errorf("%d contacts, %d workers: %v allocations, want 0", m, nw, a)
+			}
+			pool.Close()
 		}
-	}
-	if a := testing.AllocsPerRun(3, func() { vr.Apply(p) }); a != 0 {
-		t.Errorf("%v allocations, want 0", a)
 	}
 }

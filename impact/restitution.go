@@ -5,6 +5,7 @@ import (
 	"math"
 
 	"impactsim/mech"
+	"impactsim/par"
 )
 
 // VelocityRestitution is the velocity-dependent coefficient of restitution
@@ -21,7 +22,18 @@ import (
 type VelocityRestitution struct {
 	V0 float64
 	u  [256]float64 // the normal velocities of a range of contacts
+
+	// SetPool: large problems by ranges of contacts on the pool
+	pool   *par.Pool
+	us     [][256]float64 // per worker but the first (which uses u)
+	p      *mech.Problem  // while the pool runs fApply
+	fApply func(w, lo, hi int)
 }
+
+// SetPool makes Apply take the contacts of problems of at least 4096
+// contacts by ranges on the workers of pool. Each contact's coefficient
+// depends on that contact alone, so the result is the same bit for bit.
+func (r *VelocityRestitution) SetPool(pool *par.Pool) { r.pool = pool }
 
 // Check returns an error unless 0 < v₀ < ∞.
 func (r *VelocityRestitution) Check() error {
@@ -49,11 +61,34 @@ func (r *VelocityRestitution) E(e0, v float64) float64 {
 // holds no vector of m and does not allocate.
 func (r *VelocityRestitution) Apply(p *mech.Problem) {
 	m := p.NContacts()
-	for lo := 0; lo < m; lo += len(r.u) {
-		hi := min(m, lo+len(r.u))
-		p.RelNormalVelocitiesRange(r.u[:], p.V, lo, hi)
-		for k, u := range r.u[:hi-lo] {
-			p.CoR[lo+k] = r.E(p.CoR[lo+k], -u)
+	if nw := r.pool.Workers(); nw > 1 && m >= 4096 {
+		if len(r.us) < nw-1 {
+			r.us = make([][256]float64, nw-1)
+		}
+		if r.fApply == nil {
+			r.fApply = func(w, lo, hi int) {
+				u := &r.u
+				if w > 0 {
+					u = &r.us[w-1]
+				}
+				r.applyRange(r.p, u, lo, hi)
+			}
+		}
+		r.p = p
+		r.pool.For(m, 4096, r.fApply)
+		r.p = nil
+		return
+	}
+	r.applyRange(p, &r.u, 0, m)
+}
+
+// applyRange applies e(v) to the contacts [lo, hi), len(u) at a time.
+func (r *VelocityRestitution) applyRange(p *mech.Problem, u *[256]float64, lo, hi int) {
+	for ; lo < hi; lo += len(u) {
+		e := min(hi, lo+len(u))
+		p.RelNormalVelocitiesRange(u[:], p.V, lo, e)
+		for k, uk := range u[:e-lo] {
+			p.CoR[lo+k] = r.E(p.CoR[lo+k], -uk)
 		}
 	}
 }

@@ -215,6 +215,7 @@ func (s *System) prepareLaws(l *Law) error {
 	if pu, ok := w.iw[nw].law.fr.(sim.PoolUser); ok {
 		pu.SetPool(s.pool)
 	}
+	w.iw[nw].law.vr.SetPool(s.pool)
 	for k := range w.iw {
 		if b := w.iw[k].law.blcp; b != nil {
 			// every copy colours from the same size, so an island's
