@@ -352,20 +352,28 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 	}
 	o.d.Reset(n)
 	o.dIdx, o.dEnd, o.dNorm, o.hi = o.dIdx[:0], o.dEnd[:0], o.dNorm[:0], o.hi[:0]
-	total := 0
-	for c0 := 0; c0 < nd; {
-		k := p.TangentContact(c0)
-		c1 := c0 + 1
-		for c1 < nd && p.TangentContact(c1) == k {
-			c1++
+	add := func(k, c0, c1 int) {
+		o.dIdx, o.dEnd, o.dNorm = append(o.dIdx, int32(c0)), append(o.dEnd, int32(c1)), append(o.dNorm, o.norm[k])
+		o.hi = append(o.hi, p.Mu[k]*lambda[k])
+	}
+	if _, ok := p.DBasis.(SphereBasis); ok {
+		for k, ne := range o.nent[:nd/2] { // contact k: columns 2k, 2k+1
+			if ne > 0 {
+				add(k, 2*k, 2*k+2)
+			}
 		}
-		if ne := int(o.nent[k]); ne > 0 {
-			total += ne
-			o.d.Ptr = append(o.d.Ptr, total)
-			o.dIdx, o.dEnd, o.dNorm = append(o.dIdx, int32(c0)), append(o.dEnd, int32(c1)), append(o.dNorm, o.norm[k])
-			o.hi = append(o.hi, p.Mu[k]*lambda[k])
+	} else {
+		for c0 := 0; c0 < nd; {
+			k := p.TangentContact(c0)
+			c1 := c0 + 1
+			for c1 < nd && p.TangentContact(c1) == k {
+				c1++
+			}
+			if o.nent[k] > 0 {
+				add(k, c0, c1)
+			}
+			c0 = c1
 		}
-		c0 = c1
 	}
 	m := len(o.dIdx)
 	sb, sphere := sphereFree(p)
@@ -375,6 +383,12 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 		o.sf.pool, o.sf.grain, o.sf.from = o.pool, min(2048, o.poolRows()), o.poolRows()
 		o.sf.build(sb, &p.MInv, o.dIdx, o.w, o.dNorm)
 	} else {
+		// the directions' places in o.d, in direction order
+		total := 0
+		for _, c0 := range o.dIdx {
+			total += int(o.nent[p.TangentContact(int(c0))])
+			o.d.Ptr = append(o.d.Ptr, total)
+		}
 		o.d.Row, o.d.Val = growSlack(o.d.Row, total), growSlack(o.d.Val, total)
 		if pooled && m >= 2*o.poolRows() {
 			o.pool.For(m, min(2048, o.poolRows()), o.fFill)
