@@ -409,3 +409,26 @@ func TestBizonCell(t *testing.T) {
 		t.Errorf("format-1 state read into a smaller cell: %v, want an error (centres outside the cell)", err)
 	}
 }
+
+// TestRunKeepsLastSample runs half a period with a step that does not
+// divide it (40.3 steps to the half period): Run must reach the end of
+// the requested periods, so both quarter-period samples are taken.
+func TestRunKeepsLastSample(t *testing.T) {
+	c := DefaultConfig(Point{Name: "test", FStar: 0.38, Gamma: 4})
+	c.N = 300
+	c.H = 0.5 / c.Frequency() / 40.3
+	y, err := New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := y.Run(RunOptions{Cycles: 0.5, SampleEvery: 0.25})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Samples) != 2 || res.Cost.Steps != 41 {
+		t.Fatalf("%d samples after %d steps (%.4f periods), want 2 after 41", len(res.Samples), res.Cost.Steps, y.Cycles())
+	}
+	if got := y.Cycles(); !(got >= 0.5) {
+		t.Errorf("ended at %.6f periods, want ≥ 0.5", got)
+	}
+}

@@ -73,7 +73,8 @@ type Result struct {
 var seriesHeader = []string{"time", "cycles", "lambda_sigma", "lambda_over_H", "dispersion_lambda_over_H", "peaks", "contrast", "mean_height_sigma",
 	"shell_lambda_sigma", "shell_lambda_over_H", "shell_symmetry", "shell_q2", "shell_q4", "shell_q6", "shell_contrast_sigma"}
 
-// Run shakes the layer for o.Cycles periods, sampling the height field at
+// Run shakes the layer for o.Cycles periods (rounded up to whole steps),
+// sampling the height field at
 // the drive phase 0 every o.SampleEvery periods (package documentation,
 // "Analysis"). It stops at the first failed step with the samples so far.
 func (y *Layer) Run(o RunOptions) (Result, error) {
@@ -87,7 +88,10 @@ func (y *Layer) Run(o RunOptions) (Result, error) {
 		return res, fmt.Errorf("patterns: %v cycles, want a positive number", o.Cycles)
 	}
 	f := c.Frequency()
-	steps := int(math.Round(o.Cycles / f / c.H))
+	// The step count rounded up (less a hair for the quotient's rounding):
+	// the run ends at or just past o.Cycles periods, so the sample due at
+	// the end is taken.
+	steps := int(math.Ceil(o.Cycles/f/c.H - 1e-6))
 	var csv *output.SeriesWriter
 	if o.Dir != "" {
 		var err error

@@ -78,10 +78,11 @@ func TestPatternsCorrection(t *testing.T) {
 var seriesColumns = []string{"time", "cycles", "lambda_sigma", "lambda_over_H", "dispersion_lambda_over_H", "peaks", "contrast", "mean_height_sigma",
 	"shell_lambda_sigma", "shell_lambda_over_H", "shell_symmetry", "shell_q2", "shell_q4", "shell_q6", "shell_contrast_sigma"}
 
-// TestPatternsResume: a run of 40 steps (0.4603 drive periods of the
-// squares at h = 10⁻³) saved with --save-state and continued for 40 more
-// with --resume ends in the state of one run of 80 steps, bit for bit (900
-// spheres, a √3/2 cell). The segments are a multiple of the spheres' sort
+// TestPatternsResume: a run of 40 steps (--cycles 0.459, rounded up to
+// whole steps: 0.4594 drive periods of the squares at h = 10⁻³) saved with
+// --save-state and continued for 40 more with --resume ends in the state
+// of one run of 80 steps, bit for bit (900 spheres, a √3/2 cell). The
+// segments are a multiple of the spheres' sort
 // interval (spheres.DefaultSortEvery = 20 steps, which the state file does
 // not record): otherwise the resumed run reorders the spheres at other
 // steps and differs by rounding. --save-state with several patterns is a
@@ -100,9 +101,9 @@ func TestPatternsResume(t *testing.T) {
 		}
 	}
 	a, b, whole := filepath.Join(dir, "a.state"), filepath.Join(dir, "b.state"), filepath.Join(dir, "whole.state")
-	run("a", a, "", "0.4603")
-	run("b", b, a, "0.4603")
-	run("whole", whole, "", "0.9206")
+	run("a", a, "", "0.459")
+	run("b", b, a, "0.459")
+	run("whole", whole, "", "0.918")
 	sb, err := os.ReadFile(b)
 	if err != nil {
 		t.Fatal(err)
