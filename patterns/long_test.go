@@ -31,6 +31,18 @@ import (
 //	  the most frequent symmetry and its median λ; both are logged)
 //	IMPACTSIM_PATTERNS_CONSTANT_COR=0 (1: --constant-restitution)
 //
+// Runs recorded on Bizon's layer (BENCHMARKS.md, "patb" and "patc"), each
+// what the test runs with these settings (series.csv bit for bit; checked
+// at 1,000 spheres):
+//
+//	hexagons at h = 2·10⁻⁴, 20 periods, ring measure (met):
+//	  IMPACTSIM_PATTERNS=hexagons IMPACTSIM_PATTERNS_CYCLES=20
+//	  IMPACTSIM_PATTERNS_DT=2e-4 IMPACTSIM_PATTERNS_COARSE=0
+//	stripes at h = 2·10⁻⁴, 25 periods, shell measure (met; the ring
+//	  measure's count fails):
+//	  IMPACTSIM_PATTERNS=stripes IMPACTSIM_PATTERNS_CYCLES=25
+//	  IMPACTSIM_PATTERNS_DT=2e-4 IMPACTSIM_PATTERNS_MEASURE=shell
+//
 // Each run's files go to out/patterns-long/<pattern>_h<h>/. At 60,000
 // spheres a run of 40 periods takes about an hour on the 2 shared cores.
 func TestPatternsLong(t *testing.T) {
