@@ -32,7 +32,10 @@
 // directions (sphereDelassus: rows with int32 columns, no assembly
 // workspace); it agrees with the generic assembly to rounding and is
 // bitwise the same on any pool (TestMaxDissipationSphereFree,
-// TestMaxDissipationSphereFreePooled). It also reads a
+// TestMaxDissipationSphereFreePooled); once A is assembled, the
+// directions' compact form and the contacts' ‖w‖ are lent to the QP
+// solver as MPRGP's vectors (qp.Sparse.Lend: the same bits, about 8 of its
+// 13 vectors not held twice). It also reads a
 // friction basis given matrix-free (mech.Problem.DBasis: the columns
 // computed by the system when read, none stored), with the stored basis's
 // bits (TestMaxDissipationMatrixFreeBasis); Coulomb, NBGS and the boxed LCP

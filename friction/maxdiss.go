@@ -442,6 +442,14 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 	o.prob = qp.Problem{A: &o.A, B: o.b, Hi: o.hi}
 	if sphere {
 		o.prob.A = &o.sf // assembled from the directions' compact form
+		// A is assembled and b computed: the directions' compact form and
+		// the contacts' ‖w‖ (copied to dNorm) are not read again in this
+		// call, so their storage is the QP solver's scratch (qp.Sparse.Lend:
+		// the same bits, MPRGP's vectors held once instead of twice).
+		if l, ok := o.solver.(interface{ Lend([]float64) }); ok {
+			l.Lend(o.sf.sq[:cap(o.sf.sq)])
+			l.Lend(o.norm[:cap(o.norm)])
+		}
 	} else if o.MatrixFreeFrom > 0 && m >= o.MatrixFreeFrom {
 		// A matrix-free: products from the directions (o.vp, v′ when
 		// computed here and no longer needed, holds M⁻¹ D x)

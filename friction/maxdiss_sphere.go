@@ -63,11 +63,11 @@ type SphereBasis interface {
 // (the same sums in another form): the QP is the same, and MPRGP solves
 // it to the same tolerance.
 type sphereDelassus struct {
-	sq   [][6]float64 // per direction: s, q
-	ij   [][2]int32   // per direction: its spheres i, j (j < 0: a wall)
-	ptr  []int32      // sphere b's directions are adj[ptr[b]:ptr[b+1]]
-	adj  []int32      // 2a: direction a on its sphere i; 2a+1: on its j
-	rp   []int32      // row a of A is col, val [rp[a], rp[a+1])
+	sq   []float64  // per direction k: s, q at [6k, 6k+6) (sqAt)
+	ij   [][2]int32 // per direction: its spheres i, j (j < 0: a wall)
+	ptr  []int32    // sphere b's directions are adj[ptr[b]:ptr[b+1]]
+	adj  []int32    // 2a: direction a on its sphere i; 2a+1: on its j
+	rp   []int32    // row a of A is col, val [rp[a], rp[a+1])
 	col  []int32
 	val  []float64
 	diag []float64
@@ -116,7 +116,7 @@ func (a *sphereDelassus) build(sb SphereBasis, minv *mech.BlockDiag, idx []int32
 		a.fFill, a.fB, a.fCount, a.fRows, a.fMul = a.fillRange, a.bRange, a.countRows, a.writeRows, a.mulRows
 	}
 	// the directions, by ranges
-	a.sq, a.ij = growSlack(a.sq, m), growSlack(a.ij, m)
+	a.sq, a.ij = growSlack(a.sq, 6*m), growSlack(a.ij, m)
 	a.basis, a.idx, a.w, a.norm = sb, idx, w, norm
 	a.run(m, a.fFill)
 	a.basis, a.idx, a.w, a.norm = nil, nil, nil, nil
@@ -163,7 +163,7 @@ func (a *sphereDelassus) fillRange(_, lo, hi int) {
 		}
 		ca, cc := -a.w[c0]/a.norm[k], -a.w[c0+1]/a.norm[k]
 		i, j, t, o := a.basis.SphereContact(a.basis.Contact(c0))
-		d := &a.sq[k]
+		d := a.sqAt(k)
 		for r := 0; r < 3; r++ {
 			d[r] = ca*t[r] + cc*o[r]
 			d[3+r] = ca*o[r] - cc*t[r]
@@ -171,6 +171,9 @@ func (a *sphereDelassus) fillRange(_, lo, hi int) {
 		a.ij[k] = [2]int32{i, j}
 	}
 }
+
+// sqAt returns direction k's s and q.
+func (a *sphereDelassus) sqAt(k int) *[6]float64 { return (*[6]float64)(a.sq[6*k : 6*k+6]) }
 
 // lists returns the lists of direction k's spheres (the second empty for a
 // wall).
@@ -206,7 +209,7 @@ func (a *sphereDelassus) countRows(_, lo, hi int) {
 // term returns σ_b (g_k g_c s_k·s_c + κ_b² q_k·q_c) of directions k and c
 // (entries ek, ec of the list of sphere b: 2·direction + side).
 func (a *sphereDelassus) term(b int32, ek, ec int32) float64 {
-	x, y := &a.sq[ek>>1], &a.sq[ec>>1]
+	x, y := a.sqAt(int(ek>>1)), a.sqAt(int(ec>>1))
 	ss := x[0]*y[0] + x[1]*y[1] + x[2]*y[2]
 	if (ek^ec)&1 != 0 {
 		ss = -ss
@@ -256,7 +259,7 @@ func (a *sphereDelassus) dots(b, v []float64) {
 
 func (a *sphereDelassus) bRange(_, lo, hi int) {
 	for k := lo; k < hi; k++ {
-		d, i, j := &a.sq[k], a.ij[k][0], a.ij[k][1]
+		d, i, j := a.sqAt(k), a.ij[k][0], a.ij[k][1]
 		vi := a.v[6*i : 6*i+6 : 6*i+6]
 		x := d[0]*vi[0] + d[1]*vi[1] + d[2]*vi[2] - a.kap[i]*(d[3]*vi[3]+d[4]*vi[4]+d[5]*vi[5])
 		if j >= 0 {

@@ -223,7 +223,10 @@ func TestMaxDissipationSphereFree(t *testing.T) {
 // pass, compact directions, assembly, products and MPRGP's blocks on pools of 2 and
 // 3 workers (every threshold lowered so that all of it is split, the QP
 // above one MPRGP block) returns one goroutine's impulses bit for bit, and
-// a repeated solve on the pool allocates nothing.
+// a repeated solve on the pool allocates nothing. MPRGP's vectors taken
+// from the directions' storage (qp.Sparse.Lend, which the path does once
+// A is assembled) give the impulses of a solver that owns them, bit for
+// bit.
 func TestMaxDissipationSphereFreePooled(t *testing.T) {
 	_, p, lambda := sphereBasisLayer(t, 34, 8, true)
 	solve := func(o *MaxDissipation) []float64 {
@@ -237,6 +240,13 @@ func TestMaxDissipationSphereFreePooled(t *testing.T) {
 		return beta
 	}
 	ref := solve(mdp(t, 1e-10, nil, 16, 0))
+	own := mdp(t, 1e-10, nil, 16, 0)
+	own.solver = noLend{own.solver}
+	for j, b := range solve(own) {
+		if math.Float64bits(b) != math.Float64bits(ref[j]) {
+			t.Fatalf("β[%d] = %v with MPRGP's own vectors, %v with lent ones", j, b, ref[j])
+		}
+	}
 	for _, nw := range []int{2, 3} {
 		pool := par.New(nw)
 		o := mdp(t, 1e-10, pool, 16, 0)
@@ -271,3 +281,6 @@ func rotation(rng *rand.Rand) [3][3]float64 {
 		{2 * (x*z - y*w), 2 * (y*z + x*w), 1 - 2*(x*x+y*y)},
 	}
 }
+
+// noLend hides a solver's Lend: MPRGP keeps all its vectors.
+type noLend struct{ qp.Solver }

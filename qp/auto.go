@@ -64,6 +64,20 @@ type Auto struct {
 	sparse   Sparse
 	polish   Sparse
 	interior Interior
+
+	lent  [4][]float64 // Lend's buffers, for this Solve's MPRGP only
+	nlent int
+}
+
+// Lend gives the next Solve buf as scratch for MPRGP's vectors
+// (Sparse.Lend), when that Solve goes to the MPRGP solver the Auto owns
+// (not to Dense, Interior, the polish or a Sparse override); after the
+// Solve the buffer is the caller's again either way.
+func (a *Auto) Lend(buf []float64) {
+	if a.nlent < len(a.lent) {
+		a.lent[a.nlent] = buf
+		a.nlent++
+	}
 }
 
 // SetPool hands pool to the MPRGP solvers Auto owns (Sparse.SetPool:
@@ -76,6 +90,7 @@ func (a *Auto) SetPool(pool *par.Pool) {
 
 // Solve implements Solver.
 func (a *Auto) Solve(p *Problem, y []float64) (Result, error) {
+	defer func() { a.lent, a.nlent = [4][]float64{}, 0 }()
 	if p == nil || p.A == nil {
 		return Result{Method: MethodAuto}, fmt.Errorf("qp: nil problem or matrix")
 	}
@@ -138,6 +153,9 @@ func (a *Auto) Solve(p *Problem, y []float64) (Result, error) {
 	a.sparse.MaxIter = 0
 	if m := p.A.Dim(); m <= DenseFallbackMax {
 		a.sparse.MaxIter = 10*m + 1000
+	}
+	for _, buf := range a.lent[:a.nlent] {
+		a.sparse.Lend(buf)
 	}
 	res, err := a.sparse.Solve(p, y)
 	if pre.Method != "" {

@@ -136,7 +136,11 @@
 // variables, the blocks' partial sums added in block order, on the pool's
 // workers from 4096 variables on: bitwise the same answer for any number
 // of workers (TestSparsePooledIsDeterministic); it rounds differently from
-// a Sparse without a pool only above one block.
+// a Sparse without a pool only above one block. Sparse.Lend (and
+// Auto.Lend, for the MPRGP solver it owns) gives the next Solve storage
+// the caller holds but does not read during it: MPRGP takes as many of its
+// 13 vectors of length m as fit from it instead of its own storage, with
+// the same bits (TestSparseLendIsExact, TestAutoLendOnlyToItsMPRGP).
 //
 // # Interior: primal–dual interior point with sparse Cholesky
 //

@@ -85,6 +85,33 @@ type Sparse struct {
 	kx1, kg1 []float64
 	ka       float64
 	kAdd     bool
+
+	// own is the storage of the vectors above that the next Solve does
+	// not take from lent (Lend), kept for reuse; lent holds the buffers
+	// lent for the next Solve only.
+	own   [sparseVectors][]float64
+	lent  [4][]float64
+	nlent int
+}
+
+// sparseVectors is the number of MPRGP's vectors of length m (setup).
+const sparseVectors = 13
+
+// Lend gives the next Solve buf as scratch: Solve takes as many of its
+// vectors of length m (the problem's dimension) as fit from the lent
+// buffers, in the order lent, instead of from its own storage, and writes
+// anything there; the caller must not use buf until Solve returns, and
+// Solve keeps no reference to it afterwards. Up to four buffers can be
+// lent before a Solve. The answer is the same bits whichever vectors are
+// lent (every vector is written before it is read); what is saved is the
+// memory of storage the caller holds anyway but does not need during the
+// solve (friction.MaxDissipation lends its directions' compact form once
+// A is assembled).
+func (sp *Sparse) Lend(buf []float64) {
+	if sp.nlent < len(sp.lent) {
+		sp.lent[sp.nlent] = buf
+		sp.nlent++
+	}
 }
 
 // SparseSteps counts the steps of one Sparse solve by kind.
@@ -101,6 +128,7 @@ type diagonaler interface{ Diag(i int) float64 }
 // box), on return the solution or, with an error, the last iterate.
 func (sp *Sparse) Solve(pr *Problem, y []float64) (Result, error) {
 	res := Result{Method: MethodSparse}
+	defer sp.unlend()
 	m, err := checkProblem(pr, y)
 	if err != nil {
 		return res, err
@@ -135,22 +163,45 @@ func (sp *Sparse) Solve(pr *Problem, y []float64) (Result, error) {
 
 func (sp *Sparse) setup(pr *Problem, y []float64, m int) {
 	sp.a = pr.A
-	sp.s = resize(sp.s, m)
-	sp.sq = resize(sp.sq, m)
 	sp.bmax = 0
-	sp.x = resize(sp.x, m)
-	sp.g = resize(sp.g, m)
-	sp.bs = resize(sp.bs, m)
-	sp.lo = resize(sp.lo, m)
-	sp.hi = resize(sp.hi, m)
-	sp.p = resize(sp.p, m)
-	sp.ap = resize(sp.ap, m)
-	sp.xh = resize(sp.xh, m)
-	sp.gh = resize(sp.gh, m)
-	sp.gcg = resize(sp.gcg, m)
-	sp.t1 = resize(sp.t1, m)
+	// the vectors, from the lent buffers while they last (Lend), then
+	// from sp.own
+	vs := sp.vectors()
+	b, off := 0, 0
+	for k, v := range vs {
+		for b < sp.nlent && len(sp.lent[b])-off < m {
+			b, off = b+1, 0
+		}
+		if b < sp.nlent {
+			*v = sp.lent[b][off : off+m : off+m]
+			off += m
+			continue
+		}
+		sp.own[k] = resize(sp.own[k], m)
+		*v = sp.own[k]
+	}
 	sp.m, sp.pr, sp.y, sp.t1p = m, pr, y, false
 	sp.bmax = sp.run1(kSetup).mx
+}
+
+// vectors returns MPRGP's vectors of length m, in the order they are
+// taken from lent buffers (the expansion's scratch first).
+func (sp *Sparse) vectors() [sparseVectors]*[]float64 {
+	return [sparseVectors]*[]float64{&sp.xh, &sp.gh, &sp.gcg, &sp.ap, &sp.p, &sp.t1, &sp.g, &sp.x, &sp.bs, &sp.lo, &sp.hi, &sp.sq, &sp.s}
+}
+
+// unlend drops the lent buffers and every reference into them (the
+// vectors taken from them).
+func (sp *Sparse) unlend() {
+	if sp.nlent == 0 {
+		return
+	}
+	for k, v := range sp.vectors() {
+		if len(sp.own[k]) == 0 || len(*v) == 0 || &(*v)[0] != &sp.own[k][0] {
+			*v = nil
+		}
+	}
+	sp.lent, sp.nlent = [4][]float64{}, 0
 }
 
 // mulAdd sets dst = S A S v, plus S b with add.
