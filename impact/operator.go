@@ -57,6 +57,11 @@ type Config struct {
 	// Solver names the QP solver for LCP and GR sub-problems ("auto",
 	// "dense", "sparse"); empty means "auto".
 	Solver string
+	// InteriorMin is qp.Auto.InteriorMin when Solver is "auto" (or
+	// empty): the size above which LCPs go to the interior-point method
+	// (0: qp.DefaultInteriorMin; negative: never, MPRGP above the dense
+	// size instead).
+	InteriorMin int
 	// Elastic and Inelastic configure GRR's two parts; nil means gr and lcp.
 	Elastic, Inelastic *Config
 	// WarmStart makes GR and LCP start each island solve from the
@@ -117,6 +122,9 @@ func (c Config) solver() (qp.Solver, error) {
 	name := c.Solver
 	if name == "" {
 		name = "auto"
+	}
+	if c.InteriorMin != 0 && strings.EqualFold(strings.TrimSpace(name), qp.MethodAuto) {
+		return &qp.Auto{InteriorMin: c.InteriorMin}, nil
 	}
 	return qp.New(name)
 }

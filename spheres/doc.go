@@ -49,6 +49,10 @@
 //     the impact operator with restitution e₀ or e(v) (impact.
 //     VelocityRestitution on each contact's approach speed), then Alg. 3
 //     (friction.MaxDissipation) or the boxed LCP (friction.BoxedLCP);
+//     QCE-LCP's LCP stage (eq. 19) with the automatic QP solver takes
+//     MPRGP above the dense size, never the interior point (Law's
+//     operatorConfig: faster on the landing's 10⁴-contact islands, and
+//     on the pool);
 //     v⁺ = v + M⁻¹(Gλ + Dβ). A moving plane's velocity V enters the
 //     relative velocities as NRel = −n·V, DRel = −t·V.
 //  4. Free flight from x with v⁺: x′ = x + (h v⁺ + ½h² g), v′ = v⁺ + h g,

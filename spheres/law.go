@@ -49,9 +49,23 @@ type Law struct {
 	MatrixFreeFrom int
 }
 
+// operatorConfig is the impact operator's configuration. QCE-LCP's LCP
+// stage on the automatic solver solves islands above the dense size by
+// MPRGP (pooled on the big island) instead of the interior point: at the
+// 60k layer's landing (30 steps, islands up to 46k contacts, 1 worker) the
+// normal solve took 0.156 s a step against the interior point's 0.426 s,
+// at the same KKT tolerance (BENCHMARKS.md, qcefast).
+func (l *Law) operatorConfig() impact.Config {
+	c := impact.Config{Name: l.Operator, Solver: l.Solver, VTol: l.VTol}
+	if l.Operator == "qce_lcp" {
+		c.InteriorMin = -1
+	}
+	return c
+}
+
 // Check validates the law's names and coefficients.
 func (l *Law) Check() error {
-	if _, err := impact.New(impact.Config{Name: l.Operator, Solver: l.Solver}); err != nil {
+	if _, err := impact.New(l.operatorConfig()); err != nil {
 		return fmt.Errorf("spheres: %w", err)
 	}
 	switch l.friction() {
@@ -133,7 +147,7 @@ type lawInstance struct {
 }
 
 func (l *Law) instance(mu float64) (*lawInstance, error) {
-	op, err := impact.New(impact.Config{Name: l.Operator, Solver: l.Solver, VTol: l.VTol})
+	op, err := impact.New(l.operatorConfig())
 	if err != nil {
 		return nil, fmt.Errorf("spheres: %w", err)
 	}
