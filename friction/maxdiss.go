@@ -84,6 +84,22 @@ type MaxDissipation struct {
 	sf      sphereDelassus
 	// poolFrom overrides pooledDelassusRows (tests; 0: the constant)
 	poolFrom int
+	// lent: Lend's buffers, for the next Resolve's QP solve
+	lent  [2][]float64
+	nlent int
+}
+
+// Lend gives the next Resolve (or ResolveAfter) buf as scratch for its QP
+// solve (qp.Sparse.Lend: MPRGP's vectors, the same bits): buf must not be
+// needed by the caller until that call returns, and may be the post-impact
+// velocity vt given to ResolveAfter itself, which is read only before the
+// solve (GR.TakeVelocity). Up to two buffers; they are dropped after the
+// call.
+func (o *MaxDissipation) Lend(buf []float64) {
+	if o.nlent < len(o.lent) {
+		o.lent[o.nlent] = buf
+		o.nlent++
+	}
 }
 
 // SetPool makes the products with the Delassus matrix of large problems
@@ -321,6 +337,7 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 		return mech.Stats{}, fmt.Errorf("friction: maximal dissipation given a post-impact velocity of length %d for %d degrees of freedom", len(vt), p.NDof())
 	}
 	var st mech.Stats
+	defer func() { o.lent, o.nlent = [2][]float64{}, 0 }()
 	nd := p.NTangents()
 	for i := range beta[:nd] {
 		beta[i] = 0
@@ -442,14 +459,6 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 	o.prob = qp.Problem{A: &o.A, B: o.b, Hi: o.hi}
 	if sphere {
 		o.prob.A = &o.sf // assembled from the directions' compact form
-		// A is assembled and b computed: the directions' compact form and
-		// the contacts' ‖w‖ (copied to dNorm) are not read again in this
-		// call, so their storage is the QP solver's scratch (qp.Sparse.Lend:
-		// the same bits, MPRGP's vectors held once instead of twice).
-		if l, ok := o.solver.(interface{ Lend([]float64) }); ok {
-			l.Lend(o.sf.sq[:cap(o.sf.sq)])
-			l.Lend(o.norm[:cap(o.norm)])
-		}
 	} else if o.MatrixFreeFrom > 0 && m >= o.MatrixFreeFrom {
 		// A matrix-free: products from the directions (o.vp, v′ when
 		// computed here and no longer needed, holds M⁻¹ D x)
@@ -466,7 +475,27 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 	} else {
 		o.A.Assemble(&o.d, &p.MInv)
 	}
+	// Storage not read during the QP solve is its scratch (qp.Sparse.Lend:
+	// MPRGP's vectors, the same bits): what the caller lent (Lend), β (zero
+	// until written below), and on the sphere path, A being assembled and
+	// b computed, the directions' compact form and the contacts' ‖w‖
+	// (copied to dNorm).
+	lent := false
+	if l, ok := o.solver.(interface{ Lend([]float64) }); ok {
+		for _, buf := range o.lent[:o.nlent] {
+			l.Lend(buf)
+		}
+		l.Lend(beta[:nd])
+		if sphere {
+			l.Lend(o.sf.sq[:cap(o.sf.sq)])
+			l.Lend(o.norm[:cap(o.norm)])
+		}
+		lent = true
+	}
 	r, err := o.solver.Solve(&o.prob, o.z)
+	if lent {
+		clear(beta[:nd])
+	}
 	o.fa.u, o.sf.sig, o.sf.kap = nil, nil, nil
 	st.Iterations, st.Solves, st.SolverIterations, st.Residual = 1, 1, r.Iterations, r.Residual
 	if err != nil {

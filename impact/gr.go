@@ -238,6 +238,17 @@ func (o *GR) Velocity() []float64 {
 	return o.vt
 }
 
+// TakeVelocity returns Velocity() and hands its storage to the caller
+// until the next Resolve: Velocity returns nil meanwhile, and the caller
+// may write the slice once it has read ṽ (the fast sphere path lends it to
+// Alg. 3's QP solve as scratch: friction.MaxDissipation.Lend). Resolve
+// sets ṽ anew from v⁻ before reading it.
+func (o *GR) TakeVelocity() []float64 {
+	v := o.Velocity()
+	o.vtSet = false
+	return v
+}
+
 // ReadsNormals implements mech.MatrixFreeG: GR reads G only through
 // Problem.Normals.
 func (o *GR) ReadsNormals() bool { return true }

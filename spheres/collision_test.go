@@ -322,6 +322,15 @@ func TestImpactStepAllocs(t *testing.T) {
 // solved on a pool of 2; with the default compact assembly of the QP
 // (friction.SphereBasis), which rounds differently, the state stays within
 // 1e-12 of the stored columns'.
+// TestVelocityLentToFriction: GR's ṽ lent to Alg. 3's QP solve as MPRGP's
+// scratch (GR.TakeVelocity, MaxDissipation.Lend; both on MPRGP, the
+// solver that takes lent storage) gives the states of a run that does not
+// lend it, bit for bit, serial and with the islands on the pool.
+func TestVelocityLentToFriction(t *testing.T) {
+	l := Law{Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5, Solver: "sparse"}
+	storedMatchesFree(t, "ṽ lent to Alg. 3", l, func(s *System, keep bool) { s.work.keepV = keep })
+}
+
 func TestMatrixFreeTangentsAreExact(t *testing.T) {
 	l := Law{Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5, MatrixFreeFrom: 1}
 	storedMatchesFree(t, "matrix-free D", l, func(s *System, stored bool) { s.work.storedD = stored })

@@ -207,6 +207,7 @@ func (s *System) prepareLaws(l *Law) error {
 		if err != nil {
 			return err
 		}
+		li.keepV = w.keepV
 		w.iw[k].law = li
 	}
 	if pu, ok := w.iw[nw].law.inner.(sim.PoolUser); ok {

@@ -144,6 +144,7 @@ type lawInstance struct {
 	blcp  *friction.BoxedLCP
 	vr    impact.VelocityRestitution
 	beta0 float64
+	keepV bool // tests: GR's ṽ is not lent to Alg. 3's QP solve
 }
 
 func (l *Law) instance(mu float64) (*lawInstance, error) {
@@ -190,8 +191,15 @@ func (li *lawInstance) solve(p *mech.Problem, lambda, beta []float64, v0 float64
 			var fs mech.Stats
 			if li.mdp != nil && li.vk != nil {
 				// GR's final ṽ is Alg. 3's v′ = v⁻ + M⁻¹Gλ bit for bit
-				// (nil when it took no step: Alg. 3 then computes it)
-				fs, err = li.mdp.ResolveAfter(p, lambda, li.vk.Velocity(), beta)
+				// (nil when it took no step: Alg. 3 then computes it);
+				// read only before Alg. 3's QP solve, nothing reads it
+				// after, so its storage is that solve's scratch
+				vt := li.vk.Velocity()
+				if tk, ok := li.vk.(interface{ TakeVelocity() []float64 }); ok && vt != nil && !li.keepV {
+					vt = tk.TakeVelocity()
+					li.mdp.Lend(vt)
+				}
+				fs, err = li.mdp.ResolveAfter(p, lambda, vt, beta)
 			} else {
 				fs, err = li.fr.Resolve(p, lambda, beta)
 			}

@@ -292,6 +292,7 @@ type workspace struct {
 	fRoots      func(_, lo, hi int) // splitIslands' roots of the contacts
 	bigAt       int                 // overrides bigIsland (tests; 0: the constant)
 	storedD     bool                // tests: store the tangent columns (p.D) for every law
+	keepV       bool                // tests: GR's ṽ is not lent to Alg. 3's QP solve (lawInstance.keepV)
 	storedG     bool                // tests: store the normal columns (p.G) for every law
 	freeG       bool                // the law reads G matrix-free (mech.MatrixFreeG); set by prepareLaws
 	storedRel   bool                // tests: store the known relative velocities (p.NRel, p.DRel) for every law
