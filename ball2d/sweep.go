@@ -34,25 +34,31 @@ type sweeper struct {
 
 // sweepKey is a contact's place in the sweep: its layer when it was
 // ordered (the lower ball's height along −g in units of the smallest
-// radius) and its index in the contact list.
+// radius), then its mirror-invariant key at the same positions
+// (orderFrame.key) and its index in the contact list.
 type sweepKey struct {
-	layer, k int32
+	layer int32
+	o     orderKey
 }
 
 func sweepCmp(a, b sweepKey) int {
 	if c := cmp.Compare(a.layer, b.layer); c != 0 {
 		return c
 	}
-	return cmp.Compare(a.k, b.k)
+	return orderCmp(a.o, b.o)
 }
 
 // orderSweep brings s.sweep.order up to the current contacts (the last
 // BuildProblem's, then those FindMissed appended): the contacts not yet in
 // it are keyed by the layer at q of their lower ball along −g (its height
 // over the lowest ball's, in units of the smallest radius; 0 without
-// gravity: list order), sorted (a counting sort over the layers for a new
-// step) and merged in. With gravity a sweep then visits the supports of a
-// pile before what they carry.
+// gravity) and, inside a layer, by their mirror-invariant order
+// (ContactKeys' key at q, then index), sorted (a counting sort over the
+// layers, then each layer by its key, for a new step) and merged in. With
+// gravity a sweep then visits the supports of a pile before what they
+// carry; and a contact and its mirror image come at the same place of
+// their layers' order, so an exactly mirror-symmetric state is pushed to
+// an exactly mirror-symmetric one.
 func (s *System) orderSweep(q []float64) {
 	sw := &s.sweep
 	cs := s.det.contacts
@@ -77,6 +83,7 @@ func (s *System) orderSweep(q []float64) {
 		hmin = math.Min(hmin, ux*q[2*i]+uy*q[2*i+1])
 		rmin = math.Min(rmin, s.R[i])
 	}
+	f := s.orderFrame(q)
 	sw.add = sw.add[:0]
 	maxLayer := int32(0)
 	for k := sw.n; k < len(cs); k++ {
@@ -94,10 +101,11 @@ func (s *System) orderSweep(q []float64) {
 			layer = int32(l)
 		}
 		maxLayer = max(maxLayer, layer)
-		sw.add = append(sw.add, sweepKey{layer, int32(k)})
+		kh, kd := f.key(q, c)
+		sw.add = append(sw.add, sweepKey{layer, orderKey{kh, kd, int32(k)}})
 	}
 	if sw.n == 0 {
-		// a new step: counting sort by layer (index order within one)
+		// a new step: counting sort by layer, then each layer sorted
 		sw.cnt = grow(sw.cnt, int(maxLayer)+2)
 		clear(sw.cnt)
 		for _, a := range sw.add {
@@ -110,6 +118,15 @@ func (s *System) orderSweep(q []float64) {
 		for _, a := range sw.add {
 			sw.order[sw.cnt[a.layer]] = a
 			sw.cnt[a.layer]++
+		}
+		// cnt[l] is now where layer l ends
+		lo := 0
+		for _, e := range sw.cnt[:maxLayer+1] {
+			hi := int(e)
+			if hi-lo > 1 {
+				slices.SortFunc(sw.order[lo:hi], sweepCmp)
+			}
+			lo = hi
 		}
 	} else {
 		slices.SortFunc(sw.add, sweepCmp)
@@ -138,8 +155,8 @@ func (s *System) SweepContacts(q []float64, target, tol float64, maxSweeps int) 
 		n++
 		worst = 0
 		for _, o := range sw.order {
-			c := &cs[o.k]
-			seen := sw.seen[o.k]
+			c := &cs[o.o.k]
+			seen := sw.seen[o.o.k]
 			if seen != 0 && sw.moved[c.I] < seen && (c.J < 0 || sw.moved[c.J] < seen) {
 				continue
 			}
@@ -151,9 +168,9 @@ func (s *System) SweepContacts(q []float64, target, tol float64, maxSweeps int) 
 				if c.J >= 0 {
 					sw.moved[c.J] = sw.clock
 				}
-				sw.seen[o.k] = 0
+				sw.seen[o.o.k] = 0
 			} else if w == w && !math.IsInf(w, 1) {
-				sw.seen[o.k] = sw.clock
+				sw.seen[o.o.k] = sw.clock
 			}
 		}
 		if !(worst > tol) {

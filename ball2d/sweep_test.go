@@ -39,7 +39,7 @@ func TestSweepContactsSkipsExactly(t *testing.T) {
 				wn++
 				ww = 0
 				for _, o := range s.sweep.order {
-					v, _ := s.pushContact(want, &s.det.contacts[o.k], target)
+					v, _ := s.pushContact(want, &s.det.contacts[o.o.k], target)
 					ww = math.Max(ww, v)
 				}
 				if !(ww > tol) {
@@ -63,10 +63,10 @@ func TestSweepContactsSkipsExactly(t *testing.T) {
 			}
 			seen := make([]bool, len(s.det.contacts))
 			for _, o := range s.sweep.order {
-				if seen[o.k] {
-					t.Fatalf("seed %d: contact %d twice in the order", seed, o.k)
+				if seen[o.o.k] {
+					t.Fatalf("seed %d: contact %d twice in the order", seed, o.o.k)
 				}
-				seen[o.k] = true
+				seen[o.o.k] = true
 			}
 		}
 		if after := worst(s, q); !(after < 0.1*before) {

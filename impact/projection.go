@@ -1,6 +1,7 @@
 package impact
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -71,6 +72,15 @@ type Projection struct {
 	// working set violates the result, so the answer does not depend on
 	// it (up to the full tolerance); only the work does.
 	RoundTol float64
+	// Keys, when set (one per contact of the problem), orders the working
+	// set: it lists its contacts — hence every island its columns, as
+	// islands keep their columns' relative order — by key (the first
+	// value, then the second, then the index), and Gμ sums its terms in
+	// that order; nil is the index order. Only the rounding depends on it:
+	// keys that a mirror image of the state leaves unchanged
+	// (sim.ContactKeyer; ball2d: height, then distance from the mirror
+	// axis) make a mirror pair of islands the same QP, bit for bit.
+	Keys [][2]float64
 
 	ker  lcpSolve
 	ones []float64
@@ -89,7 +99,44 @@ type Projection struct {
 	isl   islands
 	sub   []int
 	guess []float64
+	byKey []keyed // sortByKey's workspace
+	tmp   []int   // rejoin's merge
 }
+
+// keyed is a contact with its Projection.Keys entry.
+type keyed struct {
+	k [2]float64
+	j int
+}
+
+func keyedCmp(a, b keyed) int {
+	if c := cmp.Compare(a.k[0], b.k[0]); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.k[1], b.k[1]); c != 0 {
+		return c
+	}
+	return cmp.Compare(a.j, b.j)
+}
+
+// sortByKey sorts the contacts list by Keys (nothing without them).
+func (pr *Projection) sortByKey(list []int) {
+	if pr.Keys == nil || len(list) < 2 {
+		return
+	}
+	pr.byKey = pr.byKey[:0]
+	for _, j := range list {
+		pr.byKey = append(pr.byKey, keyed{pr.Keys[j], j})
+	}
+	slices.SortFunc(pr.byKey, keyedCmp)
+	for a, e := range pr.byKey {
+		list[a] = e.j
+	}
+}
+
+// WorkingSet returns the contacts of the last Solve's working set, in its
+// order (by Keys when set); μ is 0 outside it.
+func (pr *Projection) WorkingSet() []int { return pr.idx }
 
 // DefaultRoundTol is the default of Projection.RoundTol.
 const DefaultRoundTol = 1e-4
@@ -192,6 +239,9 @@ func (pr *Projection) Solve(p *mech.Problem, gap, mu []float64) (mech.Stats, err
 	if len(pr.in) < m {
 		pr.in = make([]int8, m+m/4)
 	}
+	if pr.Keys != nil && len(pr.Keys) != m {
+		return mech.Stats{}, fmt.Errorf("impact: projection: %d keys for %d contacts", len(pr.Keys), m)
+	}
 	in := pr.in[:m]
 	pr.idx = pr.idx[:0]
 	for j, g := range gap {
@@ -201,6 +251,7 @@ func (pr *Projection) Solve(p *mech.Problem, gap, mu []float64) (mech.Stats, err
 			pr.idx = append(pr.idx, j)
 		}
 	}
+	pr.sortByKey(pr.idx)
 	clear(mu)
 	st := mech.Stats{Solves: 1}
 	if pr.RoundTol < 0 || math.IsNaN(pr.RoundTol) {
@@ -244,8 +295,9 @@ func (pr *Projection) Solve(p *mech.Problem, gap, mu []float64) (mech.Stats, err
 		pr.mode.tol = 0
 		pr.guess = grow(pr.guess, len(mu))
 		pr.sub = pr.sub[:0]
-		for j, l := range pr.loose {
-			if l {
+		// (only the working set's islands are solved, loosely or not)
+		for _, j := range pr.idx {
+			if pr.loose[j] {
 				pr.sub = append(pr.sub, j)
 				pr.guess[j], mu[j] = mu[j], 0
 			}
@@ -257,20 +309,31 @@ func (pr *Projection) Solve(p *mech.Problem, gap, mu []float64) (mech.Stats, err
 }
 
 // rejoin puts the contacts that joined the working set (in[j] = 2) into it
-// (pr.idx, in[j] = 1) and returns the columns of the working set's
-// islands that hold one of them, in column order, with their multipliers
-// moved from mu to pr.guess (mu is 0 there). The other islands are those
-// of the last round, solved.
+// (pr.idx, in[j] = 1, merged in the working set's order) and returns the
+// columns of the working set's islands that hold one of them, in that
+// order, with their multipliers moved from mu to pr.guess (mu is 0
+// there). The other islands are those of the last round, solved.
 func (pr *Projection) rejoin(p *mech.Problem, mu []float64, in []int8) []int {
-	pr.idx = pr.idx[:0]
+	pr.sub = pr.sub[:0]
 	for j, v := range in {
-		if v != 0 {
-			pr.idx = append(pr.idx, j)
+		if v == 2 {
+			pr.sub = append(pr.sub, j)
 		}
 	}
+	pr.sortByKey(pr.sub)
+	pr.tmp = pr.tmp[:0]
+	a, b := pr.idx, pr.sub
+	for len(a) > 0 && len(b) > 0 {
+		if pr.before(b[0], a[0]) {
+			pr.tmp, b = append(pr.tmp, b[0]), b[1:]
+		} else {
+			pr.tmp, a = append(pr.tmp, a[0]), a[1:]
+		}
+	}
+	pr.tmp = append(append(pr.tmp, a...), b...)
+	pr.idx, pr.tmp = pr.tmp, pr.idx
 	pr.isl.split(len(pr.idx), p.MInv.NumBlocks(), p.Bodies, pr.idx)
 	pr.guess = grow(pr.guess, len(mu))
-	pr.sub = pr.sub[:0]
 	for c := 0; c < pr.isl.n(); c++ {
 		cols := pr.isl.cols(c)
 		joined := false
@@ -285,15 +348,27 @@ func (pr *Projection) rejoin(p *mech.Problem, mu []float64, in []int8) []int {
 		}
 		for _, k := range cols {
 			j := pr.idx[k]
-			pr.sub = append(pr.sub, j)
 			pr.guess[j], mu[j] = mu[j], 0
+			in[j] = 3
 		}
 	}
+	pr.sub = pr.sub[:0]
 	for _, j := range pr.idx {
+		if in[j] == 3 {
+			pr.sub = append(pr.sub, j)
+		}
 		in[j] = 1
 	}
-	slices.Sort(pr.sub)
 	return pr.sub
+}
+
+// before reports whether contact i comes before contact j in the working
+// set's order: by Keys when set, then by index.
+func (pr *Projection) before(i, j int) bool {
+	if pr.Keys != nil {
+		return keyedCmp(keyed{pr.Keys[i], i}, keyed{pr.Keys[j], j}) < 0
+	}
+	return i < j
 }
 
 // expand marks (in[j] = 2) every contact outside the working set whose
@@ -304,7 +379,12 @@ func (pr *Projection) expand(p *mech.Problem, gap, mu []float64, in []int8) bool
 	pr.r = grow(pr.r, n)
 	pr.dq = grow(pr.dq, n)
 	clear(pr.r)
-	p.G.AddMulVec(pr.r, mu)
+	if pr.Keys != nil {
+		// μ is 0 outside the working set
+		p.G.AddMulVecIn(pr.r, mu, pr.idx)
+	} else {
+		p.G.AddMulVec(pr.r, mu)
+	}
 	p.MInv.MulVec(pr.dq, pr.r)
 	added := false
 	for j, g := range gap {

@@ -169,3 +169,48 @@ func checkProjectionAllocs(t *testing.T, p *mech.Problem, gap []float64, runs in
 		t.Errorf("%g allocations per projection", a)
 	}
 }
+
+// TestProjectionOrder: with Keys set (here random, with ties) the working
+// set and its islands list their columns in the keys' order; the answer
+// is (P2)'s, the displacement of the index order within 1e-12 with the
+// same working-set rounds; keys of another length are an error.
+func TestProjectionOrder(t *testing.T) {
+	for seed := int64(1); seed <= 3; seed++ {
+		p, gap := projectionPile(4, seed)
+		m := p.NContacts()
+		var dqs [2][]float64
+		var rounds [2]int
+		for k := range 2 {
+			pr, err := impact.NewProjection("")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if k == 1 {
+				rng := rand.New(rand.NewSource(seed))
+				pr.Keys = make([][2]float64, m)
+				for j := range pr.Keys {
+					pr.Keys[j] = [2]float64{float64(rng.Intn(4)), rng.Float64()}
+				}
+			}
+			mu := make([]float64, m)
+			st, err := pr.Solve(p, gap, mu)
+			if err != nil {
+				t.Fatal(err)
+			}
+			dqs[k], rounds[k] = projectionDq(p, mu), st.Iterations
+		}
+		for i := range dqs[0] {
+			if d := math.Abs(dqs[0][i] - dqs[1][i]); d > 1e-12 {
+				t.Fatalf("seed %d: Δq[%d] %g in index order, %g in key order", seed, i, dqs[0][i], dqs[1][i])
+			}
+		}
+		if rounds[0] != rounds[1] {
+			t.Errorf("seed %d: %d rounds in index order, %d in key order", seed, rounds[0], rounds[1])
+		}
+		pr, _ := impact.NewProjection("")
+		pr.Keys = make([][2]float64, m-1)
+		if _, err := pr.Solve(p, gap, make([]float64, m)); err == nil {
+			t.Error("m−1 keys: no error")
+		}
+	}
+}

@@ -82,12 +82,27 @@ func (c *Cols) MulTVec(dst, x []float64) {
 // AddMulVec sets dst += C y (len(y) = m, len(dst) = n).
 func (c *Cols) AddMulVec(dst, y []float64) {
 	for j, yj := range y {
-		if yj == 0 {
-			continue
-		}
-		for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
-			dst[c.Row[k]] += c.Val[k] * yj
-		}
+		c.addCol(dst, j, yj)
+	}
+}
+
+// addCol sets dst += yj·(column j) unless yj = 0.
+func (c *Cols) addCol(dst []float64, j int, yj float64) {
+	if yj == 0 {
+		return
+	}
+	for k := c.Ptr[j]; k < c.Ptr[j+1]; k++ {
+		dst[c.Row[k]] += c.Val[k] * yj
+	}
+}
+
+// AddMulVecIn is AddMulVec with the columns added in the order listed in
+// order (a permutation of C's columns): each row sums its terms in that
+// order, so a caller can choose an order in which mirror-image columns
+// hold corresponding places.
+func (c *Cols) AddMulVecIn(dst, y []float64, order []int) {
+	for _, j := range order {
+		c.addCol(dst, j, y[j])
 	}
 }
 

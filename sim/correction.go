@@ -96,6 +96,21 @@ type MissedContactFinder interface {
 	FindMissed(ref, q []float64, search, tol float64, p *mech.Problem) int
 }
 
+// ContactKeyer is implemented by systems that can give each current
+// contact a key that a mirror image of the state leaves unchanged (ball2d:
+// height along −g, then distance from the mirror axis). The projection
+// then lists its working set, hence every island's columns, and sums
+// Δq = M⁻¹Gμ in the order of the keys (impact.Projection.Keys), so that a
+// mirror pair of islands is the same QP bit for bit and a
+// mirror-symmetric state is corrected to a mirror-symmetric one (only the
+// rounding depends on the order).
+type ContactKeyer interface {
+	// ContactKeys returns keys (reused) holding the key at q of each
+	// current contact (those of the last BuildProblem, then those
+	// FindMissed appended), in the contacts' order.
+	ContactKeys(q []float64, keys [][2]float64) [][2]float64
+}
+
 // Relinearizer is implemented by systems that can evaluate the gradients
 // of their current contacts (those of the last BuildProblem, then those
 // FindMissed appended) at other positions.
@@ -197,6 +212,10 @@ type Corrector struct {
 	shift []float64
 	// sweeper runs MethodNGS (nil: the projection)
 	sweeper ContactSweeper
+	// keyer keys the projection's contacts at every pass (nil: index
+	// order), into keys
+	keyer ContactKeyer
+	keys  [][2]float64
 }
 
 // NewCorrector returns the correction c for system sys.
@@ -241,6 +260,9 @@ func NewCorrector(sys PositionCorrectable, c Correction) (*Corrector, error) {
 	}
 	if r, ok := sys.(MovedReevaluator); ok && c.Project && k.sweeper == nil {
 		k.inc = r
+	}
+	if r, ok := sys.(ContactKeyer); ok && c.Project && k.sweeper == nil {
+		k.keyer = r
 	}
 	if c.Project && k.sweeper == nil {
 		pr, err := impact.NewProjection(c.Solver)
@@ -366,7 +388,12 @@ func (k *Corrector) correct(p *mech.Problem, q []float64, st *CorrectionStats) e
 			k.shift[i] = g + slop
 		}
 		k.mu = growF(k.mu, len(k.gaps))
+		if k.keyer != nil {
+			k.keys = k.keyer.ContactKeys(q, k.keys)
+			k.proj.Keys = k.keys
+		}
 		ls, err := k.proj.Solve(p, k.shift, k.mu)
+		k.proj.Keys = nil
 		st.Law.Add(ls)
 		if err != nil {
 			return err
@@ -429,12 +456,18 @@ func (k *Corrector) sweep(p *mech.Problem, q []float64, st *CorrectionStats) {
 	st.Capped = st.Overlap > k.cfg.Tol
 }
 
-// displacement sets k.dq = M⁻¹Gμ (the block products on the pool) and
+// displacement sets k.dq = M⁻¹Gμ (Gμ summed in the order of the contacts'
+// keys when the system gives them; the block products on the pool) and
 // k.moved[b] for the blocks b it moves.
 func (k *Corrector) displacement(p *mech.Problem) {
 	k.moved = growBool(k.moved, p.MInv.NumBlocks())
 	clear(k.scr)
-	p.G.AddMulVec(k.scr, k.mu)
+	if k.keyer != nil {
+		// μ is 0 outside the working set, which is in key order
+		p.G.AddMulVecIn(k.scr, k.mu, k.proj.WorkingSet())
+	} else {
+		p.G.AddMulVec(k.scr, k.mu)
+	}
 	if k.self != k {
 		k.self, k.fDq = k, k.dqChunk
 	}

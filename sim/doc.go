@@ -80,12 +80,21 @@
 // What it keeps: the velocities are never changed, so every impulse is
 // the contact law's and each impact keeps BRK, SYM, KIN, MOM and ONE as
 // without the correction; Δq is unique (M positive definite), so a
-// mirror-symmetric state stays mirror-symmetric (the 10K mirror drop of
-// Table 2 stays bitwise symmetric, corrections included, until a 1-ulp
-// asymmetry of GR's island impulses appears at step 124 — step 144
-// without the correction, on a different trajectory — which the pile then
-// amplifies at the same rate as without: 10⁻³ is reached at step 263
-// instead of 278, package scenario's mirror test); contacts between free
+// mirror-symmetric state stays mirror-symmetric in exact arithmetic; in
+// floating point it does so bit for bit as long as each sum pairs mirrored
+// terms alike, which the system's contact keys give (ContactKeyer; ball2d:
+// height along −g, then distance from the mirror axis): the working set
+// and every island list their columns, and Δq sums its terms, in the
+// keys' order, so a mirror pair of islands is the same QP bit for bit
+// (the 10K mirror drop with the step's end state mirrored before every
+// correction stays exactly symmetric through step 283; at step 284 an
+// island that spans the axis — a mirror pair inside one QP — rounds its
+// halves 1 ulp apart, which no column order prevents). In the plain
+// mirror drop the step breaks the symmetry first, by a 1-ulp difference
+// of GR's island impulses at step 124 (step 144 without the correction,
+// on a different trajectory), which the pile then amplifies at the same
+// rate as without: 10⁻³ is reached at step 263 instead of 278 (package
+// scenario's mirror tests). Contacts between free
 // bodies move no centre of mass (Σᵢ mᵢΔxᵢ = Σ translational parts of Gμ =
 // 0 for pair columns); results do not depend on the worker count and a
 // step allocates nothing. What it changes: the potential energy, by
@@ -131,11 +140,16 @@
 // with the others frozen, and the sweeps converge linearly (more slowly
 // the deeper the chain of contacts a push must travel), to an answer
 // that depends on the order — on the 10K elastic drop of Table 2 it adds
-// 17,819 to the potential energy over 1,000 steps against the
-// projection's 19,944 (correction_pe), and the mirror drop loses its
-// symmetry at step 100 (10⁻³ at step 139), as the order is not invariant
-// under the mirror. It costs 0.80 of the projection's CPU there (still
-// about 1.5 times the step; BENCHMARKS.md "corrcheap").
+// 17,092 to the potential energy over 1,000 steps against the
+// projection's 20,132 (correction_pe). Inside a layer the sweep takes the
+// contacts in the order of their mirror-invariant keys (ContactKeyer's),
+// so a mirror-symmetric state is swept to an exactly mirror-symmetric one
+// (the mirror drop with mirrored step ends: all 400 steps tested); in the
+// plain mirror drop the step breaks the symmetry at step 100 (v⁺ sums a
+// ball's contact terms in list order) and 10⁻³ is reached at step 260
+// (139 with the index order inside a layer). It costs about 0.8 of the
+// projection's CPU there (still about 1.5 times the step; BENCHMARKS.md
+// "corrcheap", "corrsym").
 //
 // # Closed active set (Stepper.SetClosure, type Closure)
 //
