@@ -64,6 +64,12 @@ type lcpSolve struct {
 	// position projection sets it (most islands of a pile have no
 	// penetrating contact). With colMap nothing is added to y for it.
 	skipFeasible bool
+	// keys, when set (indexed by g's columns; the position projection's
+	// Projection.Keys, whose order the islands' columns follow), makes
+	// an island whose problem is bitwise invariant under swapping its
+	// contacts of equal keys in pairs (a mirror pair inside one island)
+	// get the average of its solution and the swapped one (mirrorPairs).
+	keys [][2]float64
 }
 
 // lcpWork is one worker's workspace for island solves.
@@ -76,6 +82,7 @@ type lcpWork struct {
 	prob   qp.Problem
 	res    qp.Result
 	gidx   []int // island columns as columns of g (with colMap)
+	perm   []int // mirrorPairs' swap
 	maxK   int   // size of the largest island solved (for res.Method)
 	errAt  int   // smallest island (position in big) that failed, −1 if none
 	err    error // its error
@@ -311,6 +318,9 @@ func (s *lcpSolve) island(w, i int) {
 		}
 		return
 	}
+	if s.keys != nil {
+		s.mirrorPairs(ws, gcols)
+	}
 	if s.colMap != nil {
 		for a, j := range gcols {
 			s.yOut[j] += ws.y[a]
@@ -319,6 +329,61 @@ func (s *lcpSolve) island(w, i int) {
 	}
 	for a, j := range cols {
 		s.yOut[j] = ws.y[a]
+	}
+}
+
+// mirrorPairs makes the solution ws.y of the island of columns gcols (in
+// the order of s.keys) symmetric under the swap P of its columns of equal
+// keys, when there are such pairs (runs of two; a longer run leaves it as
+// it is) and the island's problem is bitwise invariant under P (b and
+// every entry of A): both y and Py then solve the same QP to the solver's
+// tolerance, and so does their average, which gives the two contacts of a
+// pair the same bits. In a mirror-symmetric state a contact and its
+// mirror image have equal keys; inside one island (one that spans the
+// mirror axis) the QP solver treats them in different places of one
+// sequence of operations, so their multipliers differ by rounding, which
+// no order of the columns avoids.
+func (s *lcpSolve) mirrorPairs(ws *lcpWork, gcols []int) {
+	k := len(gcols)
+	ws.perm = growInt(ws.perm, k)
+	pairs := false
+	for a := 0; a < k; {
+		b := a + 1
+		for b < k && s.keys[gcols[b]] == s.keys[gcols[a]] {
+			b++
+		}
+		switch b - a {
+		case 1:
+			ws.perm[a] = a
+		case 2:
+			ws.perm[a], ws.perm[a+1] = a+1, a
+			pairs = true
+		default:
+			return
+		}
+		a = b
+	}
+	if !pairs {
+		return
+	}
+	for a := range k {
+		if ws.b[ws.perm[a]] != ws.b[a] {
+			return
+		}
+	}
+	ptr, col, val := ws.A.Rows()
+	for a := range k {
+		for e := ptr[a]; e < ptr[a+1]; e++ {
+			if ws.A.At(ws.perm[a], ws.perm[col[e]]) != val[e] {
+				return
+			}
+		}
+	}
+	for a, p := range ws.perm[:k] {
+		if p > a {
+			m := 0.5*ws.y[a] + 0.5*ws.y[p]
+			ws.y[a], ws.y[p] = m, m
+		}
 	}
 }
 

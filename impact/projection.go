@@ -79,7 +79,11 @@ type Projection struct {
 	// that order; nil is the index order. Only the rounding depends on it:
 	// keys that a mirror image of the state leaves unchanged
 	// (sim.ContactKeyer; ball2d: height, then distance from the mirror
-	// axis) make a mirror pair of islands the same QP, bit for bit.
+	// axis) make a mirror pair of islands the same QP, bit for bit; and
+	// an island whose problem is bitwise invariant under swapping its
+	// contacts of equal keys in pairs (one that spans the mirror axis)
+	// gets the average of its solution and the swapped one, so the pairs
+	// get the same bits (the solvers' tolerance holds for both).
 	Keys [][2]float64
 
 	ker  lcpSolve
@@ -257,7 +261,8 @@ func (pr *Projection) Solve(p *mech.Problem, gap, mu []float64) (mech.Stats, err
 	if pr.RoundTol < 0 || math.IsNaN(pr.RoundTol) {
 		return st, fmt.Errorf("impact: projection: round tolerance %v, want ≥ 0", pr.RoundTol)
 	}
-	defer func() { pr.ker.colMap, pr.ker.guess, pr.ker.loose, pr.mode.tol = nil, nil, nil, 0 }()
+	pr.ker.keys = pr.Keys
+	defer func() { pr.ker.colMap, pr.ker.guess, pr.ker.loose, pr.ker.keys, pr.mode.tol = nil, nil, nil, nil, 0 }()
 	if pr.RoundTol > 0 {
 		if cap(pr.loose) < m {
 			pr.loose = make([]bool, m, m+m/4)

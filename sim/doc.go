@@ -85,11 +85,13 @@
 // terms alike, which the system's contact keys give (ContactKeyer; ball2d:
 // height along −g, then distance from the mirror axis): the working set
 // and every island list their columns, and Δq sums its terms, in the
-// keys' order, so a mirror pair of islands is the same QP bit for bit
-// (the 10K mirror drop with the step's end state mirrored before every
-// correction stays exactly symmetric through step 283; at step 284 an
-// island that spans the axis — a mirror pair inside one QP — rounds its
-// halves 1 ulp apart, which no column order prevents). In the plain
+// keys' order, so a mirror pair of islands is the same QP bit for bit,
+// and an island that spans the axis (mirror pairs inside one QP, which
+// one solve rounds apart whatever the column order) gets the average of
+// its solution and its image when its problem is bitwise invariant under
+// swapping the pairs of equal keys (the 10K mirror drop with the step's
+// end state mirrored before every correction stays exactly symmetric
+// through the 1,000 steps tested). In the plain
 // mirror drop the step breaks the symmetry first, by a 1-ulp difference
 // of GR's island impulses at step 124 (step 144 without the correction,
 // on a different trajectory), which the pile then amplifies at the same
