@@ -368,7 +368,16 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 		o.slipChunk(0, 0, nd)
 	}
 	o.d.Reset(n)
-	o.dIdx, o.dEnd, o.dNorm, o.hi = o.dIdx[:0], o.dEnd[:0], o.dNorm[:0], o.hi[:0]
+	// the direction lists, sized once for the sliding contacts (append's
+	// doublings left ≈ 8 MB of garbage at the 60k landing)
+	ns := 0
+	for _, ne := range o.nent[:p.NContacts()] {
+		if ne > 0 {
+			ns++
+		}
+	}
+	o.dIdx, o.dEnd = slices.Grow(o.dIdx[:0], ns), slices.Grow(o.dEnd[:0], ns)
+	o.dNorm, o.hi = slices.Grow(o.dNorm[:0], ns), slices.Grow(o.hi[:0], ns)
 	add := func(k, c0, c1 int) {
 		o.dIdx, o.dEnd, o.dNorm = append(o.dIdx, int32(c0)), append(o.dEnd, int32(c1)), append(o.dNorm, o.norm[k])
 		o.hi = append(o.hi, p.Mu[k]*lambda[k])
