@@ -351,7 +351,12 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 	// contact ranges (on the pool for large problems); the directions'
 	// places in o.d in contact order; then their entries, by direction
 	// ranges.
-	o.w = grow(o.w, nd)
+	// w lives in β's storage: β is zero until written from z below, where
+	// β_j replaces w_j in place (read first), and the columns of the
+	// contacts that do not slide are cleared then (no vector of nd of
+	// Alg. 3's own)
+	o.w = beta[:nd]
+	defer func() { o.w = nil }()
 	o.norm = grow(o.norm, p.NContacts())
 	o.nent = growI32(o.nent, p.NContacts())
 	o.p, o.lambda = p, lambda
@@ -424,6 +429,7 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 	}
 	o.p, o.lambda = nil, nil
 	if m == 0 {
+		clear(beta[:nd]) // w
 		return st, nil
 	}
 	// b = Dᵀ v', v' = v⁻ + M⁻¹ G λ (given, or computed here).
@@ -485,36 +491,35 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 		o.A.Assemble(&o.d, &p.MInv)
 	}
 	// Storage not read during the QP solve is its scratch (qp.Sparse.Lend:
-	// MPRGP's vectors, the same bits): what the caller lent (Lend), β (zero
-	// until written below), and on the sphere path, A being assembled and
-	// b computed, the directions' compact form and the contacts' ‖w‖
-	// (copied to dNorm).
-	lent := false
+	// MPRGP's vectors, the same bits): what the caller lent (Lend), and on
+	// the sphere path, A being assembled and b computed, the directions'
+	// compact form and the contacts' ‖w‖ (copied to dNorm).
 	if l, ok := o.solver.(interface{ Lend([]float64) }); ok {
 		for _, buf := range o.lent[:o.nlent] {
 			l.Lend(buf)
 		}
-		l.Lend(beta[:nd])
 		if sphere {
 			l.Lend(o.sf.sq[:cap(o.sf.sq)])
 			l.Lend(o.norm[:cap(o.norm)])
 		}
-		lent = true
 	}
 	r, err := o.solver.Solve(&o.prob, o.z)
-	if lent {
-		clear(beta[:nd])
-	}
 	o.fa.u, o.sf.sig, o.sf.kap = nil, nil, nil
 	st.Iterations, st.Solves, st.SolverIterations, st.Residual = 1, 1, r.Iterations, r.Residual
 	if err != nil {
+		clear(beta[:nd]) // w
 		return st, fmt.Errorf("friction: maximal dissipation on %d sliding contacts: %w", m, err)
 	}
-	// Express β on the tangent columns: β_j = z · (−w_j/‖w‖).
+	// Express β on the tangent columns: β_j = z · (−w_j/‖w‖), in place of
+	// w_j; zero on the columns of the contacts that do not slide.
+	prev := 0
 	for a, c0 := range o.dIdx {
+		clear(beta[prev:c0])
 		for j := int(c0); j < int(o.dEnd[a]); j++ {
 			beta[j] = -o.z[a] * o.w[j] / o.dNorm[a]
 		}
+		prev = int(o.dEnd[a])
 	}
+	clear(beta[prev:nd])
 	return st, nil
 }

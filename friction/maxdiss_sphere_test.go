@@ -155,6 +155,10 @@ func TestMaxDissipationSphereFree(t *testing.T) {
 	for _, drel := range []bool{false, true} {
 		stored, free, lambda := sphereBasisLayer(t, 12, 3, drel)
 		nd := stored.NTangents()
+		for k := 0; k < len(lambda); k += 5 {
+			lambda[k] = 0 // no friction bound: the contact does not slide
+		}
+		lambda[len(lambda)-1] = 0 // the last too
 		solve := func(p *mech.Problem, freeFrom int) ([]float64, *MaxDissipation) {
 			o := mdp(t, 1e-14, nil, 0, freeFrom)
 			beta := make([]float64, nd)
@@ -179,6 +183,20 @@ func TestMaxDissipationSphereFree(t *testing.T) {
 		}
 		ref, asm := solve(stored, 0)
 		got, sph := solve(free, 0)
+		// a contact that does not slide has β = 0 on both columns (w is
+		// held in β's storage until β is written)
+		stick := 0
+		for k, ne := range sph.nent[:nd/2] {
+			if ne == 0 {
+				stick++
+				if got[2*k] != 0 || got[2*k+1] != 0 || ref[2*k] != 0 || ref[2*k+1] != 0 {
+					t.Fatalf("drel %v: contact %d does not slide but β = (%v, %v), stored (%v, %v)", drel, k, got[2*k], got[2*k+1], ref[2*k], ref[2*k+1])
+				}
+			}
+		}
+		if stick == 0 {
+			t.Fatalf("drel %v: every contact slides: the test needs some that do not", drel)
+		}
 		var d, scale float64
 		nz, inside := 0, 0
 		for j := range ref {
