@@ -85,7 +85,7 @@ type MaxDissipation struct {
 	// poolFrom overrides pooledDelassusRows (tests; 0: the constant)
 	poolFrom int
 	// lent: Lend's buffers, for the next Resolve's QP solve
-	lent  [2][]float64
+	lent  [3][]float64
 	nlent int
 }
 
@@ -93,8 +93,8 @@ type MaxDissipation struct {
 // solve (qp.Sparse.Lend: MPRGP's vectors, the same bits): buf must not be
 // needed by the caller until that call returns, and may be the post-impact
 // velocity vt given to ResolveAfter itself, which is read only before the
-// solve (GR.TakeVelocity). Up to two buffers; they are dropped after the
-// call.
+// solve (GR.TakeVelocity). Up to three buffers; they are dropped after
+// the call.
 func (o *MaxDissipation) Lend(buf []float64) {
 	if o.nlent < len(o.lent) {
 		o.lent[o.nlent] = buf
@@ -337,7 +337,7 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 		return mech.Stats{}, fmt.Errorf("friction: maximal dissipation given a post-impact velocity of length %d for %d degrees of freedom", len(vt), p.NDof())
 	}
 	var st mech.Stats
-	defer func() { o.lent, o.nlent = [2][]float64{}, 0 }()
+	defer func() { o.lent, o.nlent = [3][]float64{}, 0 }()
 	nd := p.NTangents()
 	for i := range beta[:nd] {
 		beta[i] = 0

@@ -249,6 +249,12 @@ func (o *GR) TakeVelocity() []float64 {
 	return v
 }
 
+// Scratch returns the storage of GR's relative normal velocities u (one
+// per contact of the last Resolve), which only Resolve reads: the caller
+// may write it until the next Resolve (the fast sphere path lends it to
+// Alg. 3's QP solve with ṽ: friction.MaxDissipation.Lend).
+func (o *GR) Scratch() []float64 { return o.u }
+
 // ReadsNormals implements mech.MatrixFreeG: GR reads G only through
 // Problem.Normals.
 func (o *GR) ReadsNormals() bool { return true }

@@ -198,6 +198,9 @@ func (li *lawInstance) solve(p *mech.Problem, lambda, beta []float64, v0 float64
 				if tk, ok := li.vk.(interface{ TakeVelocity() []float64 }); ok && vt != nil && !li.keepV {
 					vt = tk.TakeVelocity()
 					li.mdp.Lend(vt)
+					if sc, ok := li.vk.(interface{ Scratch() []float64 }); ok {
+						li.mdp.Lend(sc.Scratch()) // GR's u, read only in Resolve
+					}
 				}
 				fs, err = li.mdp.ResolveAfter(p, lambda, vt, beta)
 			} else {
