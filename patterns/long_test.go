@@ -42,6 +42,11 @@ import (
 //	  measure's count fails):
 //	  IMPACTSIM_PATTERNS=stripes IMPACTSIM_PATTERNS_CYCLES=25
 //	  IMPACTSIM_PATTERNS_DT=2e-4 IMPACTSIM_PATTERNS_MEASURE=shell
+//	squares in a cell of three dispersion wavelengths (116.98σ) at
+//	  h = 3·10⁻⁴, 25 periods, shell measure (met; the ring measure's
+//	  count fails):
+//	  IMPACTSIM_PATTERNS=squares IMPACTSIM_PATTERNS_N=82107
+//	  IMPACTSIM_PATTERNS_CYCLES=25 IMPACTSIM_PATTERNS_MEASURE=shell
 //
 // Each run's files go to out/patterns-long/<pattern>_h<h>/. At 60,000
 // spheres a run of 40 periods takes about an hour on the 2 shared cores.
