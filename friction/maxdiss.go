@@ -87,6 +87,9 @@ type MaxDissipation struct {
 	// lent: Lend's buffers, for the next Resolve's QP solve
 	lent  [3][]float64
 	nlent int
+	// normAt: LendNorm's buffer, the next call's storage of norm (else
+	// normOwn)
+	normAt, normOwn []float64
 }
 
 // Lend gives the next Resolve (or ResolveAfter) buf as scratch for its QP
@@ -101,6 +104,14 @@ func (o *MaxDissipation) Lend(buf []float64) {
 		o.nlent++
 	}
 }
+
+// LendNorm gives the next Resolve (or ResolveAfter) buf as the storage
+// of the contacts' ‖w‖ when it holds p.NContacts() values (cap): buf must
+// not be needed by the caller until that call returns, which overwrites
+// it (the fast sphere path lends the island problem's CoR, read only by
+// the impact operator before). Without it Alg. 3 keeps that vector of
+// its own (one float per contact, ≈ 1 MB at the 60k landing).
+func (o *MaxDissipation) LendNorm(buf []float64) { o.normAt = buf }
 
 // SetPool makes the products with the Delassus matrix of large problems
 // run on the workers of pool (row ranges), and hands the pool to the QP
@@ -333,11 +344,11 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 // Resolve's, without Resolve's own pass over G and M⁻¹ or its vector of
 // p.NDof(). vt is only read. With vt nil it computes v′ itself.
 func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float64) (mech.Stats, error) {
+	defer func() { o.lent, o.nlent, o.normAt, o.norm = [3][]float64{}, 0, nil, nil }()
 	if vt != nil && len(vt) != p.NDof() {
 		return mech.Stats{}, fmt.Errorf("friction: maximal dissipation given a post-impact velocity of length %d for %d degrees of freedom", len(vt), p.NDof())
 	}
 	var st mech.Stats
-	defer func() { o.lent, o.nlent = [3][]float64{}, 0 }()
 	nd := p.NTangents()
 	for i := range beta[:nd] {
 		beta[i] = 0
@@ -357,7 +368,12 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 	// Alg. 3's own)
 	o.w = beta[:nd]
 	defer func() { o.w = nil }()
-	o.norm = grow(o.norm, p.NContacts())
+	if nc := p.NContacts(); cap(o.normAt) >= nc {
+		o.norm = o.normAt[:nc]
+	} else {
+		o.normOwn = grow(o.normOwn, nc)
+		o.norm = o.normOwn
+	}
 	o.nent = growI32(o.nent, p.NContacts())
 	o.p, o.lambda = p, lambda
 	if o.fSlip == nil {

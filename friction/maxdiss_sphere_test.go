@@ -244,7 +244,7 @@ func TestMaxDissipationSphereFree(t *testing.T) {
 // a repeated solve on the pool allocates nothing. MPRGP's vectors taken
 // from the directions' storage (qp.Sparse.Lend, which the path does once
 // A is assembled) give the impulses of a solver that owns them, bit for
-// bit.
+// bit, and so does the contacts' ‖w‖ kept in a buffer given by LendNorm.
 func TestMaxDissipationSphereFreePooled(t *testing.T) {
 	_, p, lambda := sphereBasisLayer(t, 34, 8, true)
 	solve := func(o *MaxDissipation) []float64 {
@@ -263,6 +263,31 @@ func TestMaxDissipationSphereFreePooled(t *testing.T) {
 	for j, b := range solve(own) {
 		if math.Float64bits(b) != math.Float64bits(ref[j]) {
 			t.Fatalf("β[%d] = %v with MPRGP's own vectors, %v with lent ones", j, b, ref[j])
+		}
+	}
+	// ‖w‖ in a lent buffer (LendNorm, holding other values) gives the same
+	// bits; the next call, without one, does not write to it
+	lent := mdp(t, 1e-10, nil, 16, 0)
+	buf := make([]float64, p.NContacts()+3)
+	for i := range buf {
+		buf[i] = float64(i) - 0.5
+	}
+	for round := range 2 {
+		if round == 0 {
+			lent.LendNorm(buf)
+		}
+		for j, b := range solve(lent) {
+			if math.Float64bits(b) != math.Float64bits(ref[j]) {
+				t.Fatalf("round %d: β[%d] = %v with ‖w‖ in a lent buffer, %v in its own", round, j, b, ref[j])
+			}
+		}
+		if round == 0 {
+			copy(buf, make([]float64, len(buf)))
+		}
+	}
+	for i, x := range buf {
+		if x != 0 {
+			t.Fatalf("the buffer lent to the first call was written by the second: [%d] = %v", i, x)
 		}
 	}
 	for _, nw := range []int{2, 3} {

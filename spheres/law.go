@@ -201,6 +201,7 @@ func (li *lawInstance) solve(p *mech.Problem, lambda, beta []float64, v0 float64
 					if sc, ok := li.vk.(interface{ Scratch() []float64 }); ok {
 						li.mdp.Lend(sc.Scratch()) // GR's u, read only in Resolve
 					}
+					li.mdp.LendNorm(p.CoR) // read only by the impact operator
 				}
 				fs, err = li.mdp.ResolveAfter(p, lambda, vt, beta)
 			} else {
