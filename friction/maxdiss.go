@@ -58,11 +58,14 @@ type MaxDissipation struct {
 	A      mech.Delassus
 	b, hi  []float64
 	z      []float64
-	vp     []float64 // v′ when not given; matrix-free: M⁻¹ D x
-	vt     []float64 // v′ (given or o.vp) while fB runs
-	scr    []float64
-	w      []float64
-	prob   qp.Problem
+	// b's and z's own storage (the sphere path keeps them in ‖w‖'s and
+	// the compact directions' when they fit)
+	bOwn, zOwn []float64
+	vp         []float64 // v′ when not given; matrix-free: M⁻¹ D x
+	vt         []float64 // v′ (given or o.vp) while fB runs
+	scr        []float64
+	w          []float64
+	prob       qp.Problem
 	// per contact: ‖w‖ if it slides, and the
 	// number of entries of its direction (0: it does not slide)
 	norm []float64
@@ -96,8 +99,8 @@ type MaxDissipation struct {
 // solve (qp.Sparse.Lend: MPRGP's vectors, the same bits): buf must not be
 // needed by the caller until that call returns, and may be the post-impact
 // velocity vt given to ResolveAfter itself, which is read only before the
-// solve (GR.TakeVelocity). Up to three buffers; they are dropped after
-// the call.
+// solve (GR.TakeVelocity), or the problem's Mu, read only before it (the
+// bounds μλ). Up to three buffers; they are dropped after the call.
 func (o *MaxDissipation) Lend(buf []float64) {
 	if o.nlent < len(o.lent) {
 		o.lent[o.nlent] = buf
@@ -459,7 +462,15 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 		}
 		vt = o.vp
 	}
-	o.b = grow(o.b, m)
+	// On the sphere path the contacts' ‖w‖ is not read after the
+	// directions were listed (dNorm keeps theirs), so b lives in its
+	// storage, and z, once b is computed, in the compact directions'.
+	if sphere && cap(o.norm) >= m {
+		o.b = o.norm[:m:m]
+	} else {
+		o.bOwn = grow(o.bOwn, m)
+		o.b = o.bOwn
+	}
 	if o.fB == nil {
 		o.fB = func(_, lo, hi int) {
 			for a := lo; a < hi; a++ {
@@ -485,7 +496,13 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 			}
 		}
 	}
-	o.z = grow(o.z, m)
+	sqFree := 0 // the compact directions' storage before it is lent: z's
+	if sphere {
+		o.z, sqFree = o.sf.sq[:m:m], m
+	} else {
+		o.zOwn = grow(o.zOwn, m)
+		o.z = o.zOwn
+	}
 	clear(o.z)
 	o.prob = qp.Problem{A: &o.A, B: o.b, Hi: o.hi}
 	if sphere {
@@ -515,8 +532,10 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 			l.Lend(buf)
 		}
 		if sphere {
-			l.Lend(o.sf.sq[:cap(o.sf.sq)])
-			l.Lend(o.norm[:cap(o.norm)])
+			l.Lend(o.sf.sq[sqFree:cap(o.sf.sq)])
+			if cap(o.norm) < m {
+				l.Lend(o.norm[:cap(o.norm)]) // else b's
+			}
 		}
 	}
 	r, err := o.solver.Solve(&o.prob, o.z)

@@ -202,6 +202,12 @@ func (li *lawInstance) solve(p *mech.Problem, lambda, beta []float64, v0 float64
 						li.mdp.Lend(sc.Scratch()) // GR's u, read only in Resolve
 					}
 					li.mdp.LendNorm(p.CoR) // read only by the impact operator
+					if li.beta0 == 0 {
+						// μ: read by Alg. 3 only before its QP solve
+						// (the bounds μλ), and by nothing after it but
+						// the tangential restitution
+						li.mdp.Lend(p.Mu)
+					}
 				}
 				fs, err = li.mdp.ResolveAfter(p, lambda, vt, beta)
 			} else {
