@@ -25,21 +25,26 @@ type closure struct {
 func (s *System) MissingContacts(q0, q1 []float64) int {
 	d, c := &s.det, &s.clo
 	c.old = append(c.old[:0], d.contacts[:d.ndetect]...)
+	ordered := d.ordered
+	old := c.old // in the detection's order, which is contactCmp's
+	if ordered {
+		old = d.byCmp // the same contacts in that order (detect leaves it)
+	}
 	d.detect(s, q0, q1)
 	c.add = c.add[:0]
-	// both lists are in the detection's order, which is contactCmp's
 	i := 0
 	for _, x := range d.contacts[:d.ndetect] {
-		for i < len(c.old) && contactCmp(c.old[i], x) < 0 {
+		for i < len(old) && contactCmp(old[i], x) < 0 {
 			i++
 		}
-		if i < len(c.old) && contactCmp(c.old[i], x) == 0 {
+		if i < len(old) && contactCmp(old[i], x) == 0 {
 			continue
 		}
 		c.add = append(c.add, x)
 	}
 	d.contacts = append(d.contacts[:0], c.old...)
 	d.ndetect = len(d.contacts)
+	d.ordered = ordered
 	return len(c.add)
 }
 
@@ -50,8 +55,14 @@ func (s *System) MissingContacts(q0, q1 []float64) int {
 // (FillProblem).
 func (s *System) AddMissing(q0, v0 []float64, p *mech.Problem) {
 	d := &s.det
+	if d.ordered {
+		d.contacts = append(d.contacts[:0], d.byCmp...)
+	}
 	d.contacts = mergeSorted(d.contacts[:d.ndetect], s.clo.add, contactCmp)
 	d.ndetect = len(d.contacts)
+	if d.ordered {
+		d.mirrorOrder(s, q0)
+	}
 	s.clo.add = s.clo.add[:0]
 	s.miss.sorted = s.miss.sorted[:0]
 	s.FillProblem(s.Contacts(), q0, v0, p)

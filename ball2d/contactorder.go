@@ -3,6 +3,7 @@ package ball2d
 import (
 	"cmp"
 	"math"
+	"slices"
 )
 
 // The position corrections' mirror-invariant order of the contacts
@@ -98,4 +99,35 @@ func (s *System) ContactKeys(q []float64, keys [][2]float64) [][2]float64 {
 		keys = append(keys, [2]float64{h, d})
 	}
 	return keys
+}
+
+// mirrorOrder puts the detected contacts, contacts[:ndetect] in the
+// detection's order, in the mirror order at q (System.MirrorOrder): by
+// key, then by their place in the detection's order, so the sort is
+// stable and its result does not depend on the sort's algorithm. byCmp
+// keeps the detection's order. It does not allocate once its workspaces
+// have grown.
+func (d *detector) mirrorOrder(s *System, q []float64) {
+	cs := d.contacts[:d.ndetect]
+	d.byCmp = append(d.byCmp[:0], cs...)
+	f := s.orderFrame(q)
+	d.okeys = d.okeys[:0]
+	for k := range cs {
+		h, dd := f.key(q, &cs[k])
+		d.okeys = append(d.okeys, orderKey{h, dd, int32(k)})
+	}
+	slices.SortFunc(d.okeys, orderCmp)
+	for k, o := range d.okeys {
+		cs[k] = d.byCmp[o.k]
+	}
+	d.ordered = true
+}
+
+// cmpOrdered returns the last detection's contacts in the detection's
+// (contactCmp) order.
+func (d *detector) cmpOrdered() []Contact {
+	if d.ordered {
+		return d.byCmp
+	}
+	return d.contacts[:d.ndetect]
 }

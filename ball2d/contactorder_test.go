@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"impactsim/mech"
+	"impactsim/par"
 )
 
 // mirrorSystem returns n random balls at x < 0 followed by their mirror
@@ -128,5 +129,96 @@ func TestOrderContactsMirrorInvariant(t *testing.T) {
 	}
 	if a := testing.AllocsPerRun(10, func() { keys = s.ContactKeys(q1, keys) }); a != 0 {
 		t.Errorf("%v allocations", a)
+	}
+}
+
+// TestMirrorOrder: with MirrorOrder, BuildProblem lists the detection's
+// contacts (the same set, the same normals) in the order of their keys at
+// q0, index order breaking ties, the same with 1 and 3 workers and
+// without allocating; the missed-contact test (known) and the closed
+// active set (MissingContacts, AddMissing) see the same contacts as
+// without it, and the merged list is in key order again.
+func TestMirrorOrder(t *testing.T) {
+	const n = 600
+	ref, s := mirrorSystem(n, 2), mirrorSystem(n, 2)
+	s.MirrorOrder = true
+	var pr, p mech.Problem
+	q1 := step1(ref, &pr)
+	step1(s, &p)
+	sorted := func(q []float64) {
+		t.Helper()
+		f := s.orderFrame(q)
+		cs := s.Contacts()
+		at := map[[3]int32]int{}
+		for k, c := range s.det.cmpOrdered() {
+			at[[3]int32{c.I, c.J, c.Obj}] = k
+		}
+		prev := orderKey{math.Inf(-1), 0, -1}
+		for k := range cs {
+			h, d := f.key(q, &cs[k])
+			o := orderKey{h, d, int32(at[[3]int32{cs[k].I, cs[k].J, cs[k].Obj}])}
+			if orderCmp(prev, o) >= 0 {
+				t.Fatalf("contact %d (%d,%d) key %v after %v", k, cs[k].I, cs[k].J, o, prev)
+			}
+			prev = o
+		}
+	}
+	same := func(what string) {
+		t.Helper()
+		if !slices.Equal(s.det.cmpOrdered(), ref.Contacts()) {
+			t.Fatalf("%s: the detection-ordered list differs from the run without MirrorOrder", what)
+		}
+		if len(s.Contacts()) != len(ref.Contacts()) {
+			t.Fatalf("%s: %d contacts, want %d", what, len(s.Contacts()), len(ref.Contacts()))
+		}
+		if slices.Equal(s.Contacts(), ref.Contacts()) {
+			t.Fatalf("%s: the mirror order is the index order here: the test does not discriminate", what)
+		}
+		for k, c := range s.Contacts() {
+			if !ref.det.known(c) || !s.det.known(c) {
+				t.Fatalf("%s: contact %d (%d,%d) not known", what, k, c.I, c.J)
+			}
+		}
+	}
+	same("BuildProblem")
+	sorted(s.Q)
+	// a column of G per contact, in the list's order
+	for k, c := range s.Contacts() {
+		if g := column(&p.G, k); g[2*int(c.I)] != c.N[0] || g[2*int(c.I)+1] != c.N[1] {
+			t.Fatalf("column %d is not contact %d's gradient", k, k)
+		}
+	}
+	// the same with 3 workers
+	s3 := mirrorSystem(n, 2)
+	s3.MirrorOrder = true
+	pool := par.New(3)
+	defer pool.Close()
+	s3.SetPool(pool)
+	var p3 mech.Problem
+	step1(s3, &p3)
+	if !slices.Equal(s3.Contacts(), s.Contacts()) {
+		t.Fatal("the mirror order differs with 3 workers")
+	}
+	// the closed active set: the motion to a perturbed q1 finds more
+	rng := rand.New(rand.NewPCG(5, 5))
+	qm := slices.Clone(q1)
+	for i := range qm {
+		qm[i] += 0.2 * rng.NormFloat64()
+	}
+	nr, ns := ref.MissingContacts(ref.Q, qm), s.MissingContacts(s.Q, qm)
+	if nr == 0 || ns != nr {
+		t.Fatalf("MissingContacts: %d with MirrorOrder, %d without (want equal, > 0)", ns, nr)
+	}
+	same("MissingContacts")
+	ref.AddMissing(ref.Q, ref.V, &pr)
+	s.AddMissing(s.Q, s.V, &p)
+	same("AddMissing")
+	sorted(s.Q)
+	var q []float64
+	if a := testing.AllocsPerRun(5, func() {
+		q = s.Q
+		s.BuildProblem(q, q1, s.V, &p)
+	}); a != 0 {
+		t.Errorf("BuildProblem with MirrorOrder: %v allocations", a)
 	}
 }

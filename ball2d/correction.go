@@ -276,7 +276,7 @@ func (s *System) missedWalls(q []float64, tol float64) {
 // known reports whether the last detection has contact c (ball pairs by
 // (I, J), drums and planes by (Obj, I), in detect's order).
 func (d *detector) known(c Contact) bool {
-	cs := d.contacts[:d.ndetect]
+	cs := d.cmpOrdered()
 	lo := sort.Search(len(cs), func(k int) bool { return cs[k].Kind >= c.Kind })
 	hi := lo + sort.Search(len(cs)-lo, func(k int) bool { return cs[lo+k].Kind > c.Kind })
 	g := cs[lo:hi]

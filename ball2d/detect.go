@@ -71,6 +71,12 @@ type detector struct {
 	// ndetect is the number of contacts the last detection found; the
 	// missed-contact search (FindMissed) appends after them.
 	ndetect int
+	// ordered says contacts[:ndetect] is in the mirror order
+	// (System.MirrorOrder); byCmp then holds the same contacts in the
+	// detection's (contactCmp) order, for known and the closure's merge.
+	ordered bool
+	byCmp   []Contact
+	okeys   []orderKey
 	cnt     []int32 // sortHits: per ball, then the end of its group
 
 	// Parallel tasks: the arguments of the current call and per-chunk
@@ -211,6 +217,7 @@ func (d *detector) detect(s *System, q0, q1 []float64) {
 	}
 	d.s, d.q0, d.q1, d.curPairs = nil, nil, nil, nil
 	d.ndetect = len(d.contacts)
+	d.ordered = false
 	s.miss.sorted = s.miss.sorted[:0]
 	s.sweep.n = -1
 }

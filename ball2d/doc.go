@@ -54,6 +54,23 @@
 // above (a half stencil, every pair once), with the CCD test in the same
 // parallel pass, and the hits are then sorted into (i, j) order.
 //
+// # Mirror-invariant contact order
+//
+// Floating-point sums depend on the order of their terms: GR's island
+// solve takes its columns, and the stepper's v⁺ = v⁻ + M⁻¹Gλ sums a ball's
+// contact terms, in the problem's contact order, and the (i, j) order is
+// not invariant under a mirror image of the state, so an exactly
+// mirror-symmetric pile loses its symmetry by rounding in the step.
+// System.MirrorOrder (impactsim's <mirror_order/>, --mirror-order on; off
+// by default, SCISim's order) lists the contacts instead by the key
+// (h, d) of contactorder.go, h = up·(xᵢ + xⱼ), d = |s(xᵢ) + s(xⱼ) − 2a|
+// (up = −g/|g|, s the coordinate across up, a the middle of the balls'
+// extent along s; 2·xᵢ for a wall contact), the (i, j) order breaking
+// ties: both are two-term sums, bit for bit the same for a contact and
+// its mirror image, so mirror pairs of islands and of balls meet their
+// contacts in corresponding orders (the 10K mirror drop: bitwise
+// symmetric through step 290 instead of 143).
+//
 // # Free flight
 //
 // The only force is gravity, F = M g, and the integrators are SCISim's:

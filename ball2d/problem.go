@@ -21,14 +21,20 @@ import (
 //     and for fixed balls (they join no island).
 //
 // Contacts come in a deterministic order: ordinary ball pairs sorted by
-// (I, J), teleported pairs sorted by (I, J), drums, then planes. Contacts
+// (I, J), teleported pairs sorted by (I, J), drums, then planes; with
+// MirrorOrder, by their mirror-invariant keys at q0 (that order breaking
+// ties). Contacts
 // between two fixed balls, or between a fixed ball and static geometry, are
 // skipped (nothing could move). Contacts returns the list.
 //
 // Once its workspaces have grown to the problem size, BuildProblem does not
 // allocate.
 func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
-	s.FillProblem(s.Detect(q0, q1), q0, v0, p)
+	s.Detect(q0, q1)
+	if s.MirrorOrder {
+		s.det.mirrorOrder(s, q0)
+	}
+	s.FillProblem(s.Contacts(), q0, v0, p)
 }
 
 // Detect finds the contacts of the step from q0 to the prediction q1 as

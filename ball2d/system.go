@@ -108,6 +108,15 @@ type System struct {
 	// saving its memory and time when no friction law will read it.
 	NoFrictionBasis bool
 
+	// MirrorOrder makes BuildProblem list the step's contacts in the
+	// mirror-invariant order of their keys (contactorder.go: the sum of
+	// the balls' heights, then the distance of their horizontal offsets'
+	// sum from the mirror axis, the detection's order breaking ties)
+	// instead of the detection's (I, J) order, so that the law's and the
+	// stepper's sums over a ball's contacts run in corresponding orders on
+	// both sides of a mirror-symmetric state.
+	MirrorOrder bool
+
 	det      detector
 	miss     missed
 	sweep    sweeper

@@ -127,6 +127,14 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 		return nil, err
 	}
 	r := &Ball2D{Scene: sc, Sys: sys}
+	mirror, on, err := onOffOption("mirror-order", opt.Correction.MirrorOrder)
+	if err != nil {
+		return nil, err
+	}
+	if !mirror {
+		on = sc.MirrorOrderLine > 0
+	}
+	sys.MirrorOrder = on
 	if opt.Operator != "" {
 		sys.NoFrictionBasis = !(sys.Mu > 0) // impact only: nothing reads D
 	}
@@ -139,6 +147,9 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 	}
 	r.Law = law
 	r.Stepper = st
+	if sys.MirrorOrder {
+		r.Mapping += ", contacts in the mirror-invariant order"
+	}
 	if err := driveScene(st, sc.Source, func() error { return ball2dMotions(sc, sys, st) }, sc.Script,
 		func(path string) (*script.Program, error) { return script.Balls2D(path, sys) }, opt); err != nil {
 		return nil, err

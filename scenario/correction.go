@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"fmt"
+	"impactsim/ball2d"
 	"strings"
 
 	"impactsim/scene"
@@ -34,6 +35,10 @@ type CorrectionOptions struct {
 	// RedetectRounds caps the re-solves per step (≥ 1); 0: the scene's,
 	// else sim.DefaultClosureRounds.
 	RedetectRounds int
+	// MirrorOrder is "on", "off" or "" (the scene's <mirror_order/>, else
+	// off): list every step's contacts in ball2d's mirror-invariant order
+	// (ball2d.System.MirrorOrder; ball2d only).
+	MirrorOrder string
 	// solver is the run's QP solver (Options.Solver), used for the
 	// projection's islands too.
 	solver string
@@ -90,6 +95,9 @@ func ownScene(source string) bool {
 func setCorrection(st *sim.Stepper, cs correctionScene, opt CorrectionOptions, mapping *string) error {
 	if err := setRedetect(st, cs, opt, mapping); err != nil {
 		return err
+	}
+	if _, ok := st.Sys.(*ball2d.System); !ok && opt.MirrorOrder == "on" {
+		return fmt.Errorf("option --mirror-order: only ball2d scenes have the mirror-invariant contact order (not %T)", st.Sys)
 	}
 	mode, method := opt.Mode, ""
 	if mode == sim.MethodNGS {

@@ -33,6 +33,10 @@ type Ball2DScene struct {
 	Correction *CorrectionConfig
 	// Redetect is impactsim's <redetect>, nil if absent.
 	Redetect *RedetectConfig
+	// MirrorOrderLine is the line of impactsim's <mirror_order/> (the
+	// step's contacts in a mirror-invariant order, ball2d.System's
+	// MirrorOrder), 0 if absent.
+	MirrorOrderLine int
 	// Camera holds the display-only <camera> settings, nil if absent.
 	Camera *Camera
 

@@ -120,6 +120,7 @@
 // # Closed active set (impactsim's element, ball2d scenes)
 //
 //	<redetect max_rounds="16"/>
+//	<mirror_order/>
 //
 // closes every step's active set under the law's velocity (package sim,
 // "Closed active set"; RedetectConfig; max_rounds, optional, an integer

@@ -514,6 +514,7 @@ func (rd *reader) scene(root *elem) *Ball2DScene {
 	slots := commonSlots()
 	slots["camera"] = "camera"
 	slots["redetect"] = "redetect"
+	slots["mirror_order"] = "mirror_order"
 	found := rd.walk(root, sceneWalk{root: "ball2d_scene", slots: slots, hints: unsupportedSCISim, visit: func(e *elem) bool {
 		switch e.name {
 		case "integrator":
@@ -532,6 +533,10 @@ func (rd *reader) scene(root *elem) *Ball2DScene {
 			s.Correction = rd.positionCorrection(e)
 		case "redetect":
 			s.Redetect = rd.redetect(e)
+		case "mirror_order":
+			rd.checkAttrs(e)
+			rd.noChildren(e)
+			s.MirrorOrderLine = e.line
 		case "gravity":
 			rd.checkAttrs(e, "fx", "fy")
 			rd.noChildren(e)

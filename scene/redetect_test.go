@@ -40,3 +40,23 @@ func TestReadRedetect(t *testing.T) {
 		}
 	}
 }
+
+// TestReadMirrorOrder: <mirror_order/> records its line; attributes,
+// children and a second element are errors.
+func TestReadMirrorOrder(t *testing.T) {
+	read := func(body string) (*Ball2DScene, error) { return readOneBall(body, "m.xml") }
+	if s, err := read(`<mirror_order/>`); err != nil || s.MirrorOrderLine != 4 {
+		t.Errorf("<mirror_order/>: line %d, %v; want line 4", s.MirrorOrderLine, err)
+	}
+	if s, err := read(""); err != nil || s.MirrorOrderLine != 0 {
+		t.Errorf("no element: %+v, %v", s, err)
+	}
+	for _, c := range []struct{ body, want string }{
+		{`<mirror_order on="1"/>`, `m.xml:4: mirror_order: unsupported attribute "on"`},
+		{"<mirror_order/>\n<mirror_order/>", `m.xml:5: duplicate element <mirror_order>`},
+	} {
+		if _, err := read(c.body); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: got %v, want %q", c.body, err, c.want)
+		}
+	}
+}
