@@ -120,12 +120,20 @@
 // # Closed active set (impactsim's element, ball2d scenes)
 //
 //	<redetect max_rounds="16"/>
-//	<mirror_order/>
 //
 // closes every step's active set under the law's velocity (package sim,
 // "Closed active set"; RedetectConfig; max_rounds, optional, an integer
 // ≥ 1, default 16, caps the re-solves of a step). At most one per scene;
 // without it (and without --redetect on) a step uses Alg. 4's active set.
+//
+// # Mirror-invariant contact order (impactsim's element, ball2d scenes)
+//
+//	<mirror_order/>
+//
+// lists every step's contacts in ball2d's mirror-invariant order
+// (ball2d.System.MirrorOrder; Ball2DScene.MirrorOrderLine) instead of the
+// detection's (i, j) order. No attributes; at most one per scene; without
+// it (and without --mirror-order on) the detection's order, SCISim's.
 //
 // # SCISim rigidbody3d and rigidbody2d scenes
 //
