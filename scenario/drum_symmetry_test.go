@@ -63,11 +63,12 @@ func TestDrumDropMirrorSymmetry(t *testing.T) {
 	// the onset and 15 at 1e-3, for want of a step (impact operator and
 	// contact order) whose rounding is invariant under the mirror
 	// permutation; the correction cannot move an onset that the step
-	// makes on its trajectory. A prototype (not landed: it changes the
-	// impact's bits and SCISim parity) that gives the step's contacts the
-	// correction's mirror-invariant order (ball2d.ContactKeys) moved the
-	// first asymmetry to step 291 without the correction and 297 with it
-	// (ngs 296), and 1e-3 to step 332 in both (ngs 323).
+	// makes on its trajectory. Giving the step's contacts the correction's
+	// mirror-invariant order (--mirror-order on; not the default: it
+	// changes the impact's bits and SCISim parity) moves the first
+	// asymmetry to step 291 without the correction and 297 with it (ngs
+	// 296), and 1e-3 to step 332 in both (ngs 323): the subtest
+	// mirror-order below.
 	t.Run("correction", func(t *testing.T) { drumDropMirror(t, Options{Correction: CorrectionOptions{Mode: "on"}}, 123) })
 	// With the closed active set (--redetect on; issue 18): exactly
 	// symmetric through step 118, the first asymmetry again 1 ulp at step
