@@ -2,6 +2,7 @@ package friction
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"math/rand"
 	"testing"
@@ -176,10 +177,8 @@ func TestMaxDissipationSphereFree(t *testing.T) {
 		}
 		ref, _ := solve(stored, 1)
 		got, _ := solve(free, 1)
-		for j := range ref {
-			if math.Float64bits(got[j]) != math.Float64bits(ref[j]) {
-				t.Fatalf("drel %v: β[%d] = %v with the SphereBasis, %v stored", drel, j, got[j], ref[j])
-			}
+		if j := bitDiff(got, ref); j >= 0 {
+			t.Fatalf("drel %v: β[%d] = %v with the SphereBasis, %v stored", drel, j, got[j], ref[j])
 		}
 		ref, asm := solve(stored, 0)
 		got, sph := solve(free, 0)
@@ -260,10 +259,9 @@ func TestMaxDissipationSphereFreePooled(t *testing.T) {
 	ref := solve(mdp(t, 1e-10, nil, 16, 0))
 	own := mdp(t, 1e-10, nil, 16, 0)
 	own.solver = noLend{own.solver}
-	for j, b := range solve(own) {
-		if math.Float64bits(b) != math.Float64bits(ref[j]) {
-			t.Fatalf("β[%d] = %v with MPRGP's own vectors, %v with lent ones", j, b, ref[j])
-		}
+	got := solve(own)
+	if j := bitDiff(got, ref); j >= 0 {
+		t.Fatalf("β[%d] = %v with MPRGP's own vectors, %v with lent ones", j, got[j], ref[j])
 	}
 	// ‖w‖ in a lent buffer (LendNorm, holding other values) gives the same
 	// bits; the next call, without one, does not write to it
@@ -276,10 +274,9 @@ func TestMaxDissipationSphereFreePooled(t *testing.T) {
 		if round == 0 {
 			lent.LendNorm(buf)
 		}
-		for j, b := range solve(lent) {
-			if math.Float64bits(b) != math.Float64bits(ref[j]) {
-				t.Fatalf("round %d: β[%d] = %v with ‖w‖ in a lent buffer, %v in its own", round, j, b, ref[j])
-			}
+		got := solve(lent)
+		if j := bitDiff(got, ref); j >= 0 {
+			t.Fatalf("round %d: β[%d] = %v with ‖w‖ in a lent buffer, %v in its own", round, j, got[j], ref[j])
 		}
 		if round == 0 {
 			copy(buf, make([]float64, len(buf)))
@@ -294,10 +291,8 @@ func TestMaxDissipationSphereFreePooled(t *testing.T) {
 		pool := par.New(nw)
 		o := mdp(t, 1e-10, pool, 16, 0)
 		got := solve(o)
-		for j := range ref {
-			if math.Float64bits(got[j]) != math.Float64bits(ref[j]) {
-				t.Fatalf("%d workers: β[%d] = %v, one goroutine %v", nw, j, got[j], ref[j])
-			}
+		if j := bitDiff(got, ref); j >= 0 {
+			t.Fatalf("%d workers: β[%d] = %v, one goroutine %v", nw, j, got[j], ref[j])
 		}
 		if nw == 2 {
 			beta := make([]float64, p.NTangents())
@@ -323,6 +318,21 @@ func rotation(rng *rand.Rand) [3][3]float64 {
 		{2 * (x*y + z*w), 1 - 2*(x*x+z*z), 2 * (y*z - x*w)},
 		{2 * (x*z - y*w), 2 * (y*z + x*w), 1 - 2*(x*x+y*y)},
 	}
+}
+
+// bitDiff returns the first index at which a and b differ in their bits,
+// or −1 when they are bitwise equal; slices of different lengths are a
+// mistake of the test and panic.
+func bitDiff(a, b []float64) int {
+	if len(a) != len(b) {
+		panic(fmt.Sprintf("bitDiff: lengths %d and %d", len(a), len(b)))
+	}
+	for i := range a {
+		if math.Float64bits(a[i]) != math.Float64bits(b[i]) {
+			return i
+		}
+	}
+	return -1
 }
 
 // noLend hides a solver's Lend: MPRGP keeps all its vectors.
