@@ -105,6 +105,49 @@
 // 100σ cell are 25σ under the shell measure and 23.1σ under the ring
 // (TestShellsQuantize).
 //
+// # The exact measure
+//
+// A height field of the periodic cell L_x × L_y holds only the wave
+// vectors k = 2π(m/L_x, n/L_y), m and n integers: its DFT (the ring
+// measure's Spectrum, no window: the field is periodic, so each DFT
+// coefficient is one of these waves and nothing leaks between them) gives
+// the power of each exactly. The ring and the shell measure both put |k|
+// on integer rings or shells of 2π/L before they choose λ: |k| =
+// 2π√(m² + n²)/L on a square cell is an integer only for some (m, n), so
+// a pattern on (2, 1) and (−1, 2), |k| = √5 · 2π/L, is read at ring or
+// shell 2, λ = L/2 = 50σ on the 100σ cell, when its wavelength is L/√5 =
+// 44.72σ (TestExactOldMeasuresMisread; the squares at h = 2·10⁻⁴,
+// BENCHMARKS.md "patc"). That is a defect of the measurement, not a
+// property of the layer: the rounding moves λ by up to half a ring (11 %
+// at |k| = 2.24, 6 % at 4.12 on the 100σ cell), the size of the 15 % band
+// the wavelength is judged against. The exact measure (Spectrum.Exact)
+// does not round:
+//
+//   - families: the wave vectors of equal |k| = 2π√((m/L_x)² + (n/L_y)²)
+//     (equal to a relative 10⁻⁴, which joins no distinct |k| at λ ≥ H in
+//     the runs' cells — their closest are 7.7·10⁻⁴ apart — and makes the
+//     cell of --aspect 0.866 group as the √3/2 one), each family's power
+//     the sum over its wave vectors (k and −k both);
+//   - the dominant family: the most power among the families of λ ≥ H
+//     (the bound of the ring measure, for the same reason); λ = 2π/|k| of
+//     it, exactly one of the cell's wavelengths (λ/H as before);
+//   - the count: the family's wave vectors (k and −k both) holding at
+//     least 1/3 of the power of its strongest — 2 for stripes, 4 for
+//     squares, 6 for hexagons whose waves are of one family (the √3/2
+//     cell's (4, 0), (±2, 3)); 1/3 in power is an amplitude ratio of
+//     1/√3 = 0.58, near the ring measure's 35 % of the strongest
+//     direction. A wave vector is counted, not a direction: two
+//     neighbouring wave vectors of one family count twice;
+//   - the family's share of the total power, the "contrast".
+//
+// Over the last third of the samples, as for the other two, the most
+// frequent count and the median λ/H (TestPatternsLong with
+// IMPACTSIM_PATTERNS_MEASURE=exact). A family is a single |k|, not a
+// band: the cell's |k| are not evenly spaced (on the 100σ cell √25 = 5
+// has √26 2 % above it and √20 11 % below), so a band of fixed relative
+// width would join neighbours at some |k| and not at others. The measure
+// was defined and its constants fixed before it was applied to any run.
+//
 // # Files (Run with a directory; impactsim patterns)
 //
 // series.csv, one row per sample: time (s), cycles (f·t), lambda_sigma

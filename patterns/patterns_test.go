@@ -21,16 +21,24 @@ func synthetic(n int, k float64, dirs ...float64) HeightField {
 // sides lx × ly (σ = 1) made of cosines of wavelength lambda along the
 // given directions (degrees).
 func syntheticRect(nx, ny int, lx, ly, lambda float64, dirs ...float64) HeightField {
+	return syntheticField(nx, ny, lx, ly, func(x, y float64) float64 {
+		z := 3.0
+		for _, d := range dirs {
+			th := d * math.Pi / 180
+			z += math.Cos(2 * math.Pi * (math.Cos(th)*x + math.Sin(th)*y) / lambda)
+		}
+		return z
+	})
+}
+
+// syntheticField returns the height field of nx × ny cells over a cell of
+// sides lx × ly whose cell (ix, iy) holds f at its corner (ix·lx/nx,
+// iy·ly/ny).
+func syntheticField(nx, ny int, lx, ly float64, f func(x, y float64) float64) HeightField {
 	h := HeightField{NX: nx, NY: ny, LX: lx, LY: ly, Z: make([]float64, nx*ny)}
 	for iy := 0; iy < ny; iy++ {
 		for ix := 0; ix < nx; ix++ {
-			x, y := float64(ix)*lx/float64(nx), float64(iy)*ly/float64(ny)
-			z := 3.0
-			for _, d := range dirs {
-				th := d * math.Pi / 180
-				z += math.Cos(2 * math.Pi * (math.Cos(th)*x + math.Sin(th)*y) / lambda)
-			}
-			h.Z[iy*nx+ix] = z
+			h.Z[iy*nx+ix] = f(float64(ix)*lx/float64(nx), float64(iy)*ly/float64(ny))
 		}
 	}
 	return h
