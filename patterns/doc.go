@@ -157,7 +157,11 @@
 // moment: shell_lambda_sigma (λ/σ, L over the strongest shell),
 // shell_lambda_over_H, shell_symmetry (2, 4 or 6: the largest Q_m),
 // shell_q2, shell_q4, shell_q6 and shell_contrast_sigma (the smoothed
-// field's standard deviation, /σ). top.png: the last height field
+// field's standard deviation, /σ); then the exact measure:
+// exact_lambda_sigma (λ/σ of the dominant family), exact_lambda_over_H,
+// exact_peaks (the count), exact_m, exact_n (the family's strongest wave
+// vector, units of 2π/L_x and 2π/L_y) and exact_contrast (the family's
+// share of the power). top.png: the last height field
 // (heights coloured); side.png: the spheres of a slab 4σ thick through
 // the middle of the cell seen along y (heights coloured); spectrum.png:
 // log₁₀ P with the dispersion relation's ring; top.gif: the sampled

@@ -28,7 +28,9 @@ import (
 //	IMPACTSIM_PATTERNS_ASPECT=1 (L_y/L_x; 0.866 for hexagons, HexAspect)
 //	IMPACTSIM_PATTERNS_COARSE=1 (0: skip the h = 10⁻³ hexagon run)
 //	IMPACTSIM_PATTERNS_MEASURE=ring (shell: judge by the shell measure,
-//	  the most frequent symmetry and its median λ; both are logged)
+//	  the most frequent symmetry and its median λ; exact: by the exact
+//	  measure, the most frequent count of the dominant family's wave
+//	  vectors and its median λ; all three are logged)
 //	IMPACTSIM_PATTERNS_CONSTANT_COR=0 (1: --constant-restitution)
 //
 // Runs recorded on Bizon's layer (BENCHMARKS.md, "patb" and "patc"), each
@@ -80,7 +82,12 @@ func TestPatternsLong(t *testing.T) {
 			points = append(points, p)
 		}
 	}
-	shell := os.Getenv("IMPACTSIM_PATTERNS_MEASURE") == "shell"
+	measure := os.Getenv("IMPACTSIM_PATTERNS_MEASURE")
+	switch measure {
+	case "", "ring", "shell", "exact":
+	default:
+		t.Fatalf("IMPACTSIM_PATTERNS_MEASURE = %q, want ring, shell or exact", measure)
+	}
 	constant := os.Getenv("IMPACTSIM_PATTERNS_CONSTANT_COR") == "1"
 	pool := par.New(0)
 	defer pool.Close()
@@ -105,10 +112,14 @@ func TestPatternsLong(t *testing.T) {
 			t.Fatalf("%s: %d samples in the last third of the run, want at least 5", p.Name, k)
 		}
 		sym, sl, sh, _ := lateShells(res.Samples)
-		t.Logf("%s, h = %g: over the last %d samples, ring: λ = %.2fσ, λ/H = %.3f (median; dispersion %.3f), %d peaks most often; shell: λ = %.2fσ, λ/H = %.3f, symmetry %d most often (want %d); %.3f s/step",
-			p.Name, h, k, lambda, overH, Dispersion(p.FStar), peaks, sl, sh, sym, p.Peaks, res.Cost.Wall.Seconds()/float64(res.Cost.Steps))
-		if shell {
+		ep, el, eh, _ := lateExact(res.Samples)
+		t.Logf("%s, h = %g: over the last %d samples, ring: λ = %.2fσ, λ/H = %.3f (median; dispersion %.3f), %d peaks most often; shell: λ = %.2fσ, λ/H = %.3f, symmetry %d most often; exact: λ = %.2fσ, λ/H = %.3f, %d peaks most often (want %d); %.3f s/step",
+			p.Name, h, k, lambda, overH, Dispersion(p.FStar), peaks, sl, sh, sym, el, eh, ep, p.Peaks, res.Cost.Wall.Seconds()/float64(res.Cost.Steps))
+		switch measure {
+		case "shell":
 			return sym, sl, sh
+		case "exact":
+			return ep, el, eh
 		}
 		return peaks, lambda, overH
 	}
@@ -116,7 +127,7 @@ func TestPatternsLong(t *testing.T) {
 	for _, p := range points {
 		peaks, lambda, overH := run(p, dt)
 		if peaks != p.Peaks {
-			t.Errorf("%s: %d peaks on the ring (or symmetry, shell measure) most often, want %d", p.Name, peaks, p.Peaks)
+			t.Errorf("%s: %d peaks on the ring (or symmetry, shell measure; or peaks of the family, exact measure) most often, want %d", p.Name, peaks, p.Peaks)
 		}
 		if d := Dispersion(p.FStar); math.Abs(overH/d-1) > 0.15 {
 			t.Errorf("%s: median λ/H = %.3f, want within 15 %% of %.3f", p.Name, overH, d)
@@ -145,6 +156,12 @@ func lateSamples(s []Sample) (peaks int, lambda, overH float64, k int) {
 // symmetry (2, 4, 6; ShellPattern.Symmetry) in the peak count's place.
 func lateShells(s []Sample) (sym int, lambda, overH float64, k int) {
 	return late(s, func(x Sample) (int, float64, float64) { return x.Shell.Symmetry(), x.Shell.Lambda, x.ShellLambdaOverH })
+}
+
+// lateExact is lateSamples under the exact measure: the most frequent
+// count of the dominant family's wave vectors and its median λ.
+func lateExact(s []Sample) (peaks int, lambda, overH float64, k int) {
+	return late(s, func(x Sample) (int, float64, float64) { return x.Exact.Peaks, x.Exact.Lambda, x.ExactLambdaOverH })
 }
 
 // late summarizes the last third of the samples by what of returns for

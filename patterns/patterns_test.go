@@ -259,7 +259,8 @@ func TestLayerSteadyStepAllocs(t *testing.T) {
 
 // TestLateSamples: the summary TestPatternsLong checks takes the last
 // third of the samples, their most frequent peak count (the larger on a
-// tie) and their median λ and λ/H.
+// tie) and their median λ and λ/H (the upper of an even count's middle
+// two); the same under the shell and the exact measure.
 func TestLateSamples(t *testing.T) {
 	var s []Sample
 	for i, p := range []int{2, 2, 2, 2, 2, 2, 8, 6, 8, 6, 4, 3} {
@@ -282,6 +283,20 @@ func TestLateSamples(t *testing.T) {
 	sym, sl, sh, k := lateShells(s)
 	if sym != 6 || sl != 25 || sh != 5 || k != 4 {
 		t.Errorf("shells: symmetry %d, λ %v, λ/H %v over %d samples; want 6, 25, 5 over 4", sym, sl, sh, k)
+	}
+	// the exact measure's count and λ: the last four samples have 4, 2,
+	// 2, 4 peaks (a tie: the larger) and λ 44.72, 50, 44.72, 35.36
+	for i, c := range []struct {
+		peaks         int
+		lambda, overH float64
+	}{{4, 44.72, 8}, {2, 50, 10}, {2, 44.72, 8}, {4, 35.36, 7}} {
+		x := &s[len(s)-4+i]
+		x.Exact = ExactPattern{Peaks: c.peaks, Lambda: c.lambda}
+		x.ExactLambdaOverH = c.overH
+	}
+	ep, el, eh, k := lateExact(s)
+	if ep != 4 || el != 44.72 || eh != 8 || k != 4 {
+		t.Errorf("exact: %d peaks, λ %v, λ/H %v over %d samples; want 4, 44.72, 8 over 4", ep, el, eh, k)
 	}
 }
 

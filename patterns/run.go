@@ -44,6 +44,11 @@ type Sample struct {
 	// λ/H.
 	Shell            ShellPattern
 	ShellLambdaOverH float64
+	// Exact is the exact measure of the same spectrum (Spectrum.Exact;
+	// package documentation, "The exact measure"), ExactLambdaOverH its
+	// λ/H.
+	Exact            ExactPattern
+	ExactLambdaOverH float64
 }
 
 // StepCost sums the per-step statistics of a run (package spheres).
@@ -71,7 +76,8 @@ type Result struct {
 
 // seriesHeader is the header of series.csv (package documentation).
 var seriesHeader = []string{"time", "cycles", "lambda_sigma", "lambda_over_H", "dispersion_lambda_over_H", "peaks", "contrast", "mean_height_sigma",
-	"shell_lambda_sigma", "shell_lambda_over_H", "shell_symmetry", "shell_q2", "shell_q4", "shell_q6", "shell_contrast_sigma"}
+	"shell_lambda_sigma", "shell_lambda_over_H", "shell_symmetry", "shell_q2", "shell_q4", "shell_q6", "shell_contrast_sigma",
+	"exact_lambda_sigma", "exact_lambda_over_H", "exact_peaks", "exact_m", "exact_n", "exact_contrast"}
 
 // Run shakes the layer for o.Cycles periods (rounded up to whole steps),
 // sampling the height field at
@@ -134,7 +140,8 @@ func (y *Layer) Run(o RunOptions) (Result, error) {
 			res.Samples = append(res.Samples, smp)
 			if csv != nil {
 				if err = csv.Write(smp.Time, smp.Cycles, smp.Lambda, smp.LambdaOverH, Dispersion(c.Point.FStar), float64(smp.Peaks), smp.Contrast, smp.MeanHeight,
-					smp.Shell.Lambda, smp.ShellLambdaOverH, float64(smp.Shell.Symmetry()), smp.Shell.Q2, smp.Shell.Q4, smp.Shell.Q6, smp.Shell.Contrast); err != nil {
+					smp.Shell.Lambda, smp.ShellLambdaOverH, float64(smp.Shell.Symmetry()), smp.Shell.Q2, smp.Shell.Q4, smp.Shell.Q6, smp.Shell.Contrast,
+					smp.Exact.Lambda, smp.ExactLambdaOverH, float64(smp.Exact.Peaks), float64(smp.Exact.M), float64(smp.Exact.N), smp.Exact.Contrast); err != nil {
 					break
 				}
 			}
@@ -207,22 +214,24 @@ func (y *Layer) sync() (bool, error) {
 	return y.Remote.Sync(y.Sys)
 }
 
-// sample analyses the height field now, with both measures (Measure).
+// sample analyses the height field now, with the three measures (Measure).
 func (y *Layer) sample() (Sample, HeightField) {
 	h := y.HeightField()
 	return y.Measure(&h), h
 }
 
-// Measure returns the layer's sample now under both measures: the
-// spectrum's ring (Spectrum.Analyze of h, the layer's HeightField) and
-// the shell measure (Shells of GridField).
+// Measure returns the layer's sample now under the three measures: the
+// spectrum's ring (Spectrum.Analyze of h, the layer's HeightField), the
+// shell measure (Shells of GridField) and the exact measure
+// (Spectrum.Exact of h's spectrum).
 func (y *Layer) Measure(h *HeightField) Sample {
 	sp := h.Spectrum()
 	p := sp.Analyze(y.Cfg.Sigma, y.Cfg.Depth)
 	g := y.GridField()
 	sh := g.Shells(y.Cfg.Sigma)
+	ex := sp.Exact(y.Cfg.Sigma, y.Cfg.Depth)
 	return Sample{Time: y.Time(), Cycles: y.Cycles(), Pattern: p, LambdaOverH: p.Lambda / y.Cfg.Depth, MeanHeight: y.MeanHeight(),
-		Shell: sh, ShellLambdaOverH: sh.Lambda / y.Cfg.Depth}
+		Shell: sh, ShellLambdaOverH: sh.Lambda / y.Cfg.Depth, Exact: ex, ExactLambdaOverH: ex.Lambda / y.Cfg.Depth}
 }
 
 // WritePictures writes top.png (the height field, heights coloured),

@@ -150,7 +150,7 @@ func cmdPatterns(args []string, stdout, stderr io.Writer) error {
 	quiet := fs.Bool("quiet", false, "no progress bar")
 	save := outFile(fs, "save-state", "write the layer's state to this file after every sample and at the end (continue the run with --resume; one --pattern)")
 	resume := inFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth, --per-area, --aspect; --cycles more periods)")
-	measure := fs.Bool("measure", false, "with --resume: print the state's pattern under both measures (the ring and the shell measure, package patterns) and stop, no steps")
+	measure := fs.Bool("measure", false, "with --resume: print the state's pattern under the three measures (the ring, the shell and the exact measure, package patterns) and stop, no steps")
 	if _, err := parse(fs, args); err != nil {
 		return err
 	}
@@ -228,15 +228,16 @@ func printPatternRun(w io.Writer, y *patterns.Layer, res patterns.Result, dir st
 		res.Cost.Wall.Seconds()/float64(k), float64(res.Cost.Contacts)/float64(k), res.Cost.MaxIterations, res.Cost.MaxWallPenetration, correctionSummary(res.Cost, k), dir)
 }
 
-// printMeasure prints a state's pattern under both measures (--measure).
+// printMeasure prints a state's pattern under the three measures (--measure).
 func printMeasure(w io.Writer, y *patterns.Layer, path string) {
 	c := &y.Cfg
 	h := y.HeightField()
 	s := y.Measure(&h)
 	d := patterns.Dispersion(c.Point.FStar)
-	fmt.Fprintf(w, "%s: %s at %.2f cycles (dispersion λ/H %.3f)\n  ring:  λ = %.2fσ, λ/H = %.3f (%+.1f %%), %d peaks (want %d), ring power %.2f\n  shell: λ = %.2fσ (shell %d), λ/H = %.3f (%+.1f %%), symmetry %d (Q2 %.2f, Q4 %.2f, Q6 %.2f), contrast %.2fσ\n",
+	fmt.Fprintf(w, "%s: %s at %.2f cycles (dispersion λ/H %.3f)\n  ring:  λ = %.2fσ, λ/H = %.3f (%+.1f %%), %d peaks (want %d), ring power %.2f\n  shell: λ = %.2fσ (shell %d), λ/H = %.3f (%+.1f %%), symmetry %d (Q2 %.2f, Q4 %.2f, Q6 %.2f), contrast %.2fσ\n  exact: λ = %.2fσ (family of (%d,%d), %d wave vectors), λ/H = %.3f (%+.1f %%), %d peaks, family power %.2f\n",
 		path, c.Point.Name, s.Cycles, d, s.Lambda, s.LambdaOverH, 100*(s.LambdaOverH/d-1), s.Peaks, c.Point.Peaks, s.Contrast,
-		s.Shell.Lambda, s.Shell.Shell, s.ShellLambdaOverH, 100*(s.ShellLambdaOverH/d-1), s.Shell.Symmetry(), s.Shell.Q2, s.Shell.Q4, s.Shell.Q6, s.Shell.Contrast)
+		s.Shell.Lambda, s.Shell.Shell, s.ShellLambdaOverH, 100*(s.ShellLambdaOverH/d-1), s.Shell.Symmetry(), s.Shell.Q2, s.Shell.Q4, s.Shell.Q6, s.Shell.Contrast,
+		s.Exact.Lambda, s.Exact.M, s.Exact.N, s.Exact.Members, s.ExactLambdaOverH, 100*(s.ExactLambdaOverH/d-1), s.Exact.Peaks, s.Exact.Contrast)
 }
 
 // correctionSummary describes the position correction of a run (its

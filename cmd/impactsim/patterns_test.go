@@ -76,7 +76,8 @@ func TestPatternsCorrection(t *testing.T) {
 
 // seriesColumns is series.csv's header as patterns/doc.go documents it.
 var seriesColumns = []string{"time", "cycles", "lambda_sigma", "lambda_over_H", "dispersion_lambda_over_H", "peaks", "contrast", "mean_height_sigma",
-	"shell_lambda_sigma", "shell_lambda_over_H", "shell_symmetry", "shell_q2", "shell_q4", "shell_q6", "shell_contrast_sigma"}
+	"shell_lambda_sigma", "shell_lambda_over_H", "shell_symmetry", "shell_q2", "shell_q4", "shell_q6", "shell_contrast_sigma",
+	"exact_lambda_sigma", "exact_lambda_over_H", "exact_peaks", "exact_m", "exact_n", "exact_contrast"}
 
 // TestPatternsResume: a run of 40 steps (--cycles 0.459, rounded up to
 // whole steps: 0.4594 drive periods of the squares at h = 10⁻³) saved with
@@ -128,16 +129,16 @@ func TestPatternsResume(t *testing.T) {
 		t.Errorf("--save-state with every pattern: %v, want a usage error", err)
 	}
 
-	// --measure: the saved state (0.92 cycles) under both measures, no
-	// steps
+	// --measure: the saved state (0.92 cycles) under the three measures,
+	// no steps
 	out.Reset()
 	if err := cmdPatterns([]string{"--pattern", "squares", "--n", "900", "--aspect", "0.866", "--resume", b, "--measure", "--out", filepath.Join(dir, "m")}, &out, &errb); err != nil {
 		t.Fatal(err)
 	}
 	m := out.String()
 	t.Log(strings.TrimSpace(m))
-	if !strings.Contains(m, "squares at 0.92 cycles") || !strings.Contains(m, "ring:  λ = ") || !strings.Contains(m, "shell: λ = ") {
-		t.Errorf("--measure printed %q, want the state at 0.92 cycles, a ring and a shell line", m)
+	if !strings.Contains(m, "squares at 0.92 cycles") || !strings.Contains(m, "ring:  λ = ") || !strings.Contains(m, "shell: λ = ") || !strings.Contains(m, "exact: λ = ") {
+		t.Errorf("--measure printed %q, want the state at 0.92 cycles, a ring, a shell and an exact line", m)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "m")); err == nil {
 		t.Errorf("--measure wrote an output directory")
