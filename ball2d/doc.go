@@ -61,8 +61,10 @@
 // contact terms, in the problem's contact order, and the (i, j) order is
 // not invariant under a mirror image of the state, so an exactly
 // mirror-symmetric pile loses its symmetry by rounding in the step.
-// System.MirrorOrder (impactsim's <mirror_order/>, --mirror-order on; off
-// by default, SCISim's order) lists the contacts instead by the key
+// System.MirrorOrder (impactsim's <mirror_order/>, --mirror-order on; on
+// by default for impactsim's built-in scenes with gravity, where the
+// position correction is on by default; off for SCISim's files and the
+// generated scenes, SCISim's order: package scenario) lists the contacts instead by the key
 // (h, d) of contactorder.go, h = up·(xᵢ + xⱼ), d = |s(xᵢ) + s(xⱼ) − 2a|
 // (up = −g/|g|, s the coordinate across up, a the middle of the balls'
 // extent along s; 2·xᵢ for a wall contact), the (i, j) order breaking

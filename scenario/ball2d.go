@@ -127,28 +127,25 @@ func NewBall2D(sc *scene.Ball2DScene, opt Options) (*Ball2D, error) {
 		return nil, err
 	}
 	r := &Ball2D{Scene: sc, Sys: sys}
-	mirror, on, err := onOffOption("mirror-order", opt.Correction.MirrorOrder)
+	cs := correctionScene{source: sc.Source, elem: sc.Correction, own: ownScene(sc.Source),
+		gravity: sys.Gravity != [2]float64{}, scale: ball2dScale(sys), redetect: sc.Redetect}
+	mirror, why, err := cs.mirrorOrder(sc.MirrorOrderLine, opt.Correction.MirrorOrder)
 	if err != nil {
 		return nil, err
 	}
-	if !mirror {
-		on = sc.MirrorOrderLine > 0
-	}
-	sys.MirrorOrder = on
+	sys.MirrorOrder = mirror
 	if opt.Operator != "" {
 		sys.NoFrictionBasis = !(sys.Mu > 0) // impact only: nothing reads D
 	}
 	law, st, err := lawStepper(sys, sceneLaw{source: sc.Source, impact: &sc.ImpactOperator, friction: &sc.Friction,
-		dt: sc.Integrator.Dt, dtLine: sc.Integrator.Line,
-		corr: correctionScene{source: sc.Source, elem: sc.Correction, own: ownScene(sc.Source),
-			gravity: sys.Gravity != [2]float64{}, scale: ball2dScale(sys), redetect: sc.Redetect}}, sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping, &r.Warnings)
+		dt: sc.Integrator.Dt, dtLine: sc.Integrator.Line, corr: cs}, sys.Q, sys.V, sys.Mu, sys.CoR, opt, &r.Mapping, &r.Warnings)
 	if err != nil {
 		return nil, err
 	}
 	r.Law = law
 	r.Stepper = st
 	if sys.MirrorOrder {
-		r.Mapping += ", contacts in the mirror-invariant order"
+		r.Mapping += ", contacts in the mirror-invariant order (" + why + ")"
 	}
 	if err := driveScene(st, sc.Source, func() error { return ball2dMotions(sc, sys, st) }, sc.Script,
 		func(path string) (*script.Program, error) { return script.Balls2D(path, sys) }, opt); err != nil {

@@ -28,6 +28,16 @@
 // DefaultCorrectionTol of the smallest radius, the search distance for
 // missed contacts DefaultCorrectionSearch of it.
 //
+// impactsim's <mirror_order/> (ball2d) → ball2d.System.MirrorOrder, the
+// step's contacts in the mirror-invariant order; --mirror-order on|off
+// overrides it. Without either it is on exactly where the correction is
+// on by default (the built-in ball2d scenes with gravity), whether or not
+// the correction runs, so a corrected run's velocities are bit for bit
+// those of the same run with --position-correction off, and the
+// mirror-symmetric drop stays exactly symmetric at least as long with the
+// correction as without (issue 18); SCISim's files and the generators'
+// scenes keep the detection's order, SCISim's.
+//
 // Options override the scene: a different operator name (friction then
 // comes from maximal dissipation, Alg. 3, with the scene's μ), restitution,
 // friction coefficient, QP solver.

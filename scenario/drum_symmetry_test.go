@@ -88,35 +88,39 @@ func TestDrumDropMirrorSymmetry(t *testing.T) {
 	// IMPACTSIM_LONG=1) 1e-3 at step 260; before, the sweep's index order
 	// within a layer made 4.8e-3 at step 139.
 	t.Run("ngs", func(t *testing.T) { drumDropMirror(t, Options{Correction: CorrectionOptions{Mode: "ngs"}}, 99) })
-	// Issue 18's requirement, met under --mirror-order on (ball2d's
-	// MirrorOrder: the step's contacts listed by the mirror-invariant key
-	// of the correction instead of by ball index, so GR's island columns
-	// and the stepper's v⁺ sum over a ball's contacts run in corresponding
-	// orders on both sides): each corrected mode stays exactly symmetric
-	// at least as long as the uncorrected run. Measured: first asymmetric
-	// step 291 without the correction, 297 with the projection, 296 with
-	// ngs (1e-3 first exceeded at 332, 332, 323); without the option
-	// (the subtests above) 144, 124 and 100, which this assertion fails.
-	// The option is not the default: it costs about 10 % of the 10K
-	// drop's CPU (BENCHMARKS.md, "mirrorder").
-	t.Run("mirror-order", func(t *testing.T) { drumMirrorOrder(t, "on") })
+	// Issue 18's requirement in the default configuration of impactsim's
+	// own scenes with gravity (the drop as builtin:drum_drop_10000 names
+	// it): there the step's contacts are listed by the correction's
+	// mirror-invariant key (ball2d's MirrorOrder, on by default where the
+	// correction is, in the corrected and uncorrected runs alike) instead
+	// of by ball index, so GR's island columns and the stepper's v⁺ sum
+	// over a ball's contacts run in corresponding orders on both sides,
+	// and each corrected mode stays exactly symmetric at least as long as
+	// the uncorrected run. Measured: first asymmetric step 291 without the
+	// correction, 297 with the projection, 296 with ngs (1e-3 first
+	// exceeded at 332, 332, 323). With the detection's order (the
+	// subtests above, and what this default was before) 144, 124 and 100,
+	// which this assertion fails.
+	t.Run("default", drumMirrorDefault)
 }
 
-// drumMirrorOrder asserts issue 18's mirror requirement with
-// --mirror-order mirror (on or off): the first asymmetric step of the
-// drop with the projection and with ngs is no earlier than without the
-// correction. With mirror on, all three are exactly symmetric through
-// step 290.
-func drumMirrorOrder(t *testing.T, mirror string) {
-	exact := 0
-	if mirror == "on" {
-		exact = 290
+// drumMirrorDefault asserts issue 18's mirror requirement in the default
+// configuration of impactsim's own scenes with gravity: the drop named as
+// a built-in scene gets the mirror order without being asked, and the
+// first asymmetric step of the drop with the projection (the default
+// correction) and with ngs is no earlier than without the correction. All
+// three are exactly symmetric through step 290.
+func drumMirrorDefault(t *testing.T) {
+	const exact = 290
+	run := func(mode string) int {
+		sc := scene.DrumGrid(100*100, "drop", 1)
+		sc.Source = "builtin:drum_drop_10000"
+		return drumDropMirrorScene(t, sc, Options{Correction: CorrectionOptions{Mode: mode}}, exact)
 	}
-	off := drumDropMirror(t, Options{Correction: CorrectionOptions{Mode: "off", MirrorOrder: mirror}}, exact)
-	for _, mode := range []string{"on", "ngs"} {
-		got := drumDropMirror(t, Options{Correction: CorrectionOptions{Mode: mode, MirrorOrder: mirror}}, exact)
-		if got < off {
-			t.Errorf("--position-correction %s --mirror-order %s: first asymmetric step %d, before the uncorrected run's %d", mode, mirror, got, off)
+	off := run("off")
+	for _, mode := range []string{"", "ngs"} {
+		if got := run(mode); got < off {
+			t.Errorf("--position-correction %q: first asymmetric step %d, before the uncorrected run's %d", mode, got, off)
 		}
 	}
 }
@@ -127,17 +131,27 @@ func drumMirrorOrder(t *testing.T, mirror string) {
 // which the state is not exactly symmetric, running on past step 200 (to
 // step 400 at most) until there is one; 0 if none.
 func drumDropMirror(t *testing.T, opt Options, exact int, within ...int) int {
+	return drumDropMirrorScene(t, scene.DrumGrid(100*100, "drop", 1), opt, exact, within...)
+}
+
+// drumDropMirrorScene is drumDropMirror on sc, the 100×100 grid under a
+// source of the caller's choice; it requires the mirror order to be on
+// when the scene's source is a built-in's (the default there).
+func drumDropMirrorScene(t *testing.T, sc *scene.Ball2DScene, opt Options, exact int, within ...int) int {
 	bound := 200
 	if len(within) > 0 {
 		bound = within[0]
 	}
 	const k = 100
 	opt.Operator, opt.Workers = "gr", -1
-	r, err := NewBall2D(scene.DrumGrid(k*k, "drop", 1), opt)
+	r, err := NewBall2D(sc, opt)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer r.Close()
+	if own := ownScene(sc.Source); own != r.Sys.MirrorOrder && opt.Correction.MirrorOrder == "" {
+		t.Fatalf("%s: mirror order %v by default, want %v", sc.Source, r.Sys.MirrorOrder, own)
+	}
 	if a := drumMirrorAsymmetry(k, r.Stepper.Q); a != 0 {
 		t.Fatalf("initial asymmetry %g", a)
 	}
@@ -281,24 +295,41 @@ func drumCorrectionMirror(t *testing.T, mode string, steps, corrected int) {
 }
 
 // TestMirrorOrderOption: the scene's <mirror_order/> turns ball2d's
-// mirror order on, --mirror-order decides over it, and a bad value is an
-// error naming the option.
+// mirror order on, --mirror-order decides over it, it is on by default for
+// impactsim's own scenes with gravity (whether the correction is on or
+// not) and off for the generated scenes and those without gravity, and a
+// bad value is an error naming the option.
 func TestMirrorOrderOption(t *testing.T) {
 	for _, c := range []struct {
-		scene bool
-		opt   string
-		want  bool
-	}{{false, "", false}, {true, "", true}, {true, "off", false}, {false, "on", true}} {
+		source     string
+		scene      bool
+		correction string
+		opt        string
+		want       bool
+	}{
+		{"", false, "", "", false}, {"", true, "", "", true}, {"", true, "", "off", false}, {"", false, "", "on", true},
+		// the default of impactsim's own scenes with gravity, with and
+		// without the correction; not without gravity
+		{"builtin:drum_drop_100", false, "", "", true}, {"builtin:drum_drop_100", false, "off", "", true},
+		{"builtin:drum_drop_100", false, "ngs", "", true}, {"builtin:drum_drop_100", false, "", "off", false},
+		{"builtin:drum_gas_100", false, "", "", false},
+	} {
 		sc := scene.DrumGrid(100, "drop", 1)
+		if strings.Contains(c.source, "gas") {
+			sc = scene.DrumGrid(100, "gas", 1)
+		}
+		if c.source != "" {
+			sc.Source = c.source
+		}
 		if c.scene {
 			sc.MirrorOrderLine = 1
 		}
-		r, err := NewBall2D(sc, Options{Correction: CorrectionOptions{MirrorOrder: c.opt}})
+		r, err := NewBall2D(sc, Options{Correction: CorrectionOptions{Mode: c.correction, MirrorOrder: c.opt}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if r.Sys.MirrorOrder != c.want {
-			t.Errorf("scene element %v, --mirror-order %q: MirrorOrder %v, want %v", c.scene, c.opt, r.Sys.MirrorOrder, c.want)
+			t.Errorf("%s, scene element %v, --position-correction %q, --mirror-order %q: MirrorOrder %v, want %v", sc.Source, c.scene, c.correction, c.opt, r.Sys.MirrorOrder, c.want)
 		}
 		r.Close()
 	}

@@ -133,7 +133,9 @@
 // lists every step's contacts in ball2d's mirror-invariant order
 // (ball2d.System.MirrorOrder; Ball2DScene.MirrorOrderLine) instead of the
 // detection's (i, j) order. No attributes; at most one per scene; without
-// it (and without --mirror-order on) the detection's order, SCISim's.
+// it (and without --mirror-order on) the detection's order, SCISim's (a
+// SCISim file read here is not one of impactsim's built-in scenes, which
+// get the mirror order by default: package scenario).
 //
 // # SCISim rigidbody3d and rigidbody2d scenes
 //

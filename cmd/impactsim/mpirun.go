@@ -155,8 +155,16 @@ func setupMPI(world mpi.Comm, c *runConfig) (*mpiSetup, error) {
 	if err != nil {
 		return nil, usageError{err}
 	}
-	if r.Stepper.Correction() != nil {
+	// Neither the correction nor ball2d's mirror order (package domain
+	// builds its problems in the detection's order) runs across ranks;
+	// both are on by default for the built-in scenes with gravity.
+	switch corr, mirror := r.Stepper.Correction() != nil, r.Sys.MirrorOrder; {
+	case corr && mirror:
+		return nil, badInput("run: %s: position correction and the mirror-invariant contact order are not decomposed across ranks; add --position-correction off --mirror-order off", c.sceneArg)
+	case corr:
 		return nil, badInput("run: %s: position correction is not decomposed across ranks; add --position-correction off", c.sceneArg)
+	case mirror:
+		return nil, badInput("run: %s: the mirror-invariant contact order is not decomposed across ranks; add --mirror-order off", c.sceneArg)
 	}
 	if c.out == "" {
 		c.out = filepath.Join("out", name)

@@ -414,7 +414,8 @@ func TestMPIBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"run", "builtin:newtons_cradle", "--end", "1"}, "exceeds the subdomain width"},
-		{[]string{"run", "builtin:drum_drop_1000", "--end", "1"}, "add --position-correction off"},
+		{[]string{"run", "builtin:drum_drop_1000", "--end", "1"}, "add --position-correction off --mirror-order off"},
+		{[]string{"run", "builtin:drum_drop_1000", "--end", "1", "--position-correction", "off"}, "add --mirror-order off"},
 	} {
 		checkMPIRefused(t, 4, append(tc.args, "--quiet"), tc.want)
 	}
