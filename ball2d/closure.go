@@ -66,4 +66,5 @@ func (s *System) AddMissing(q0, v0 []float64, p *mech.Problem) {
 	s.clo.add = s.clo.add[:0]
 	s.miss.sorted = s.miss.sorted[:0]
 	s.FillProblem(s.Contacts(), q0, v0, p)
+	d.keysTo(p)
 }

@@ -4,6 +4,8 @@ import (
 	"cmp"
 	"math"
 	"slices"
+
+	"impactsim/mech"
 )
 
 // The position corrections' mirror-invariant order of the contacts
@@ -121,6 +123,19 @@ func (d *detector) mirrorOrder(s *System, q []float64) {
 		cs[k] = d.byCmp[o.k]
 	}
 	d.ordered = true
+}
+
+// keysTo sets p.Keys to the contacts' keys in the mirror order, when the
+// list is in it (nothing otherwise: FillProblem's Reset left Keys empty),
+// so that the impact operator can give a mirror pair of contacts inside
+// one island the same bits (mech.Problem.Keys).
+func (d *detector) keysTo(p *mech.Problem) {
+	if !d.ordered {
+		return
+	}
+	for _, o := range d.okeys {
+		p.Keys = append(p.Keys, [2]float64{o.h, o.d})
+	}
 }
 
 // cmpOrdered returns the last detection's contacts in the detection's

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"impactsim/impact"
 	"impactsim/mech"
 	"impactsim/par"
 )
@@ -30,20 +31,11 @@ func mirrorSystem(n int, seed uint64) *System {
 	return s
 }
 
-// TestOrderContactsMirrorInvariant: on an exactly mirror-symmetric state
-// (balls on both sides of x = 0, some overlapping their images across it)
-// every contact's mirror image is a contact with the same key
-// (ContactKeys), and the order by key puts any two contacts in the order
-// of their images — the detection's index order does not (checked).
-func TestOrderContactsMirrorInvariant(t *testing.T) {
-	const n = 600
-	s := mirrorSystem(n, 1)
-	var p mech.Problem
-	q1 := step1(s, &p)
-	cs := s.Contacts()
-	if len(cs) < 400 {
-		t.Fatalf("only %d contacts: the test is too easy", len(cs))
-	}
+// mirrorImages returns, for each contact of cs on mirrorSystem(n, …),
+// the index of its mirror image in cs, and how many contacts are their
+// own image (across the axis).
+func mirrorImages(t *testing.T, cs []Contact, n int32) (image []int, axis int) {
+	t.Helper()
 	mir := func(b int32) int32 {
 		if b < 0 {
 			return b
@@ -57,8 +49,7 @@ func TestOrderContactsMirrorInvariant(t *testing.T) {
 	for k, c := range cs {
 		idx[key{c.I, c.J, c.Obj}] = k
 	}
-	image := make([]int, len(cs))
-	axis := 0
+	image = make([]int, len(cs))
 	for k, c := range cs {
 		i, j, obj := mir(c.I), mir(c.J), c.Obj
 		if j >= 0 && j < i {
@@ -76,6 +67,24 @@ func TestOrderContactsMirrorInvariant(t *testing.T) {
 			axis++
 		}
 	}
+	return image, axis
+}
+
+// TestOrderContactsMirrorInvariant: on an exactly mirror-symmetric state
+// (balls on both sides of x = 0, some overlapping their images across it)
+// every contact's mirror image is a contact with the same key
+// (ContactKeys), and the order by key puts any two contacts in the order
+// of their images — the detection's index order does not (checked).
+func TestOrderContactsMirrorInvariant(t *testing.T) {
+	const n = 600
+	s := mirrorSystem(n, 1)
+	var p mech.Problem
+	q1 := step1(s, &p)
+	cs := s.Contacts()
+	if len(cs) < 400 {
+		t.Fatalf("only %d contacts: the test is too easy", len(cs))
+	}
+	image, axis := mirrorImages(t, cs, n)
 	if axis == 0 {
 		t.Fatal("no contact across the axis: the test does not cover one")
 	}
@@ -220,5 +229,82 @@ func TestMirrorOrder(t *testing.T) {
 		s.BuildProblem(q, q1, s.V, &p)
 	}); a != 0 {
 		t.Errorf("BuildProblem with MirrorOrder: %v allocations", a)
+	}
+}
+
+// TestMirrorOrderImpulses: with MirrorOrder, BuildProblem gives the
+// problem its contacts' keys (mech.Problem.Keys, in the list's order), and
+// GR and LCP then give every contact of an exactly mirror-symmetric state
+// the same impulse as its mirror image, bit for bit, islands that span
+// the axis included (their mirror pairs averaged); without the keys those
+// islands' solves round some pairs apart (checked, so the test
+// discriminates), and the solution is the same to 1e-9.
+func TestMirrorOrderImpulses(t *testing.T) {
+	const n = 600
+	s := mirrorSystem(n, 1)
+	s.MirrorOrder = true
+	// Equal masses: a contact's Delassus diagonal sums its two balls'
+	// terms in index order, which an axis-spanning contact's image runs
+	// the other way round; with unequal masses the two sums may round
+	// apart, the island is then not bitwise invariant under the swap and
+	// keeps its solve's rounding (the drop's balls are all alike).
+	for i := range s.M {
+		s.M[i] = 1
+	}
+	var p mech.Problem
+	step1(s, &p)
+	cs := s.Contacts()
+	image, axis := mirrorImages(t, cs, n)
+	if axis == 0 {
+		t.Fatal("no contact across the axis")
+	}
+	if len(p.Keys) != len(cs) || p.ContactKeys() == nil {
+		t.Fatalf("%d keys for %d contacts", len(p.Keys), len(cs))
+	}
+	f := s.orderFrame(s.Q)
+	for k := range cs {
+		if h, d := f.key(s.Q, &cs[k]); p.Keys[k] != [2]float64{h, d} {
+			t.Fatalf("key %d: %v, want (%v, %v)", k, p.Keys[k], h, d)
+		}
+	}
+	gr, err := impact.NewGR(0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lcp, err := impact.NewLCP("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	keys := p.Keys
+	for _, op := range []impact.Operator{gr, lcp} {
+		asym := func(lambda []float64) (bad int) {
+			for k, m := range image {
+				if math.Float64bits(lambda[k]) != math.Float64bits(lambda[m]) {
+					bad++
+				}
+			}
+			return bad
+		}
+		p.Keys = keys
+		with := make([]float64, len(cs))
+		if _, err := op.Resolve(&p, with); err != nil {
+			t.Fatal(err)
+		}
+		if bad := asym(with); bad != 0 {
+			t.Errorf("%s with the keys: %d contacts' impulses differ from their mirror images'", op.Name(), bad)
+		}
+		p.Keys = nil
+		without := make([]float64, len(cs))
+		if _, err := op.Resolve(&p, without); err != nil {
+			t.Fatal(err)
+		}
+		if asym(without) == 0 {
+			t.Errorf("%s: symmetric without the keys too: the test does not discriminate", op.Name())
+		}
+		for k := range with {
+			if math.Abs(with[k]-without[k]) > 1e-9*max(1, math.Abs(without[k])) {
+				t.Errorf("%s: contact %d: %.17g with the keys, %.17g without", op.Name(), k, with[k], without[k])
+			}
+		}
 	}
 }

@@ -35,6 +35,7 @@ func (s *System) BuildProblem(q0, q1, v0 []float64, p *mech.Problem) {
 		s.det.mirrorOrder(s, q0)
 	}
 	s.FillProblem(s.Contacts(), q0, v0, p)
+	s.det.keysTo(p)
 }
 
 // Detect finds the contacts of the step from q0 to the prediction q1 as

@@ -191,8 +191,10 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 			o.ker.warm = &o.warm
 		}
 		o.ker.cor, o.ker.cOver = p.CoR, o.restitution // εᵢ = 1 + cᵢ, no vector of m
+		// mirror pairs inside an island (mech.Problem.Keys)
+		o.ker.keys = p.ContactKeys()
 		r, err := o.ker.solve(o.g, &p.MInv, p.Bodies, o.u, nil, lambda)
-		o.ker.colMap, o.ker.warm = nil, nil
+		o.ker.colMap, o.ker.warm, o.ker.keys = nil, nil, nil
 		st.Iterations++
 		st.Add(r)
 		if err != nil {

@@ -65,7 +65,8 @@ type lcpSolve struct {
 	// penetrating contact). With colMap nothing is added to y for it.
 	skipFeasible bool
 	// keys, when set (indexed by g's columns; the position projection's
-	// Projection.Keys, whose order the islands' columns follow), makes
+	// Projection.Keys, or the problem's mech.Problem.Keys for GR and LCP,
+	// whose order the islands' columns follow), makes
 	// an island whose problem is bitwise invariant under swapping its
 	// contacts of equal keys in pairs (a mirror pair inside one island)
 	// get the average of its solution and the swapped one (mirrorPairs).
@@ -437,8 +438,10 @@ func (o *LCP) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 		o.ker.warm = &o.warm
 	}
 	o.ker.cor, o.ker.cOver = p.CoR, o.restitution // εᵢ = 1 + cᵢ, no vector of m
+	// mirror pairs inside an island (mech.Problem.Keys)
+	o.ker.keys = p.ContactKeys()
 	st, err := o.ker.solve(p.Normals(), &p.MInv, p.Bodies, o.u, nil, lambda)
-	o.ker.warm = nil
+	o.ker.warm, o.ker.keys = nil, nil
 	st.Iterations = 1
 	if err != nil {
 		return st, fmt.Errorf("impact: lcp on %d contacts: %w", m, err)

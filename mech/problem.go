@@ -53,6 +53,25 @@ type Problem struct {
 	// static geometry and fixed bodies (either position may be −1, not both).
 	// Operators use it to build contact graphs (islands) without inspecting G.
 	Bodies []int
+	// Keys, when not empty, holds one key per contact, in the problem's
+	// order, which lists the contacts by key: keys that a mirror image of
+	// the state leaves unchanged (ball2d's mirror-invariant order), so a
+	// contact and its mirror image have equal keys. An operator that
+	// solves islands by a QP (GR, LCP) then gives an island that holds
+	// mirror pairs of contacts, and whose problem is bitwise invariant
+	// under swapping them, the average of its solution and the swapped
+	// one, so the pair gets the same bits. Operators that do not read it
+	// ignore it; Reset empties it, and a problem whose contact count no
+	// longer matches it (contacts appended later) is solved without it.
+	Keys [][2]float64
+}
+
+// ContactKeys returns Keys when it holds one key per contact, else nil.
+func (p *Problem) ContactKeys() [][2]float64 {
+	if len(p.Keys) != p.NContacts() {
+		return nil
+	}
+	return p.Keys
 }
 
 // TruncateContacts drops the contacts from m on (columns of G, CoR, Mu,
@@ -68,6 +87,7 @@ func (p *Problem) TruncateContacts(m int) {
 	p.Mu = p.Mu[:min(m, len(p.Mu))]
 	p.Bodies = p.Bodies[:min(2*m, len(p.Bodies))]
 	p.NRel = p.NRel[:min(m, len(p.NRel))]
+	p.Keys = p.Keys[:min(m, len(p.Keys))]
 }
 
 // NDof returns n, the number of generalized degrees of freedom.
@@ -93,6 +113,7 @@ func (p *Problem) Reset(dim, n int) {
 	p.DContact = p.DContact[:0]
 	p.NRel, p.DRel = p.NRel[:0], p.DRel[:0]
 	p.Bodies = p.Bodies[:0]
+	p.Keys = p.Keys[:0]
 	p.DBasis = nil
 	p.GNormals = nil
 	p.Known = nil

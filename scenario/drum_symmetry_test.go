@@ -95,27 +95,36 @@ func TestDrumDropMirrorSymmetry(t *testing.T) {
 	// correction is, in the corrected and uncorrected runs alike) instead
 	// of by ball index, so GR's island columns and the stepper's v⁺ sum
 	// over a ball's contacts run in corresponding orders on both sides,
-	// and each corrected mode stays exactly symmetric at least as long as
-	// the uncorrected run. Measured: first asymmetric step 291 without the
-	// correction, 297 with the projection, 296 with ngs (1e-3 first
-	// exceeded at 332, 332, 323). With the detection's order (the
-	// subtests above, and what this default was before) 144, 124 and 100,
-	// which this assertion fails.
+	// and an island that spans the axis gets its mirror pairs averaged
+	// (mech.Problem.Keys): the drop stays exactly mirror-symmetric through
+	// every step run, with and without the correction — 400 here, 1,000
+	// with IMPACTSIM_LONG=1 (it was 290 with the order alone: at step
+	// 291 one axis-spanning island of 13 contacts, (148,150)/(149,151)
+	// 69.522535011169538 against …481; and 143, 123, 99 in the
+	// detection's order, the subtests above, which fail this).
 	t.Run("default", drumMirrorDefault)
 }
 
 // drumMirrorDefault asserts issue 18's mirror requirement in the default
 // configuration of impactsim's own scenes with gravity: the drop named as
-// a built-in scene gets the mirror order without being asked, and the
-// first asymmetric step of the drop with the projection (the default
-// correction) and with ngs is no earlier than without the correction. All
-// three are exactly symmetric through step 290.
+// a built-in scene gets the mirror order without being asked, and with the
+// projection (the default correction), with ngs and without the
+// correction it stays exactly mirror-symmetric through step 400 (1,000
+// with IMPACTSIM_LONG=1); beyond, each corrected run's first asymmetric
+// step must be no earlier than the uncorrected run's.
 func drumMirrorDefault(t *testing.T) {
-	const exact = 290
+	exact := 400
+	if os.Getenv("IMPACTSIM_LONG") != "" {
+		exact = 1000
+	}
 	run := func(mode string) int {
 		sc := scene.DrumGrid(100*100, "drop", 1)
 		sc.Source = "builtin:drum_drop_10000"
-		return drumDropMirrorScene(t, sc, Options{Correction: CorrectionOptions{Mode: mode}}, exact)
+		first := drumDropMirrorScene(t, sc, Options{Correction: CorrectionOptions{Mode: mode}}, exact)
+		if first == 0 {
+			return math.MaxInt // symmetric through every step run
+		}
+		return first
 	}
 	off := run("off")
 	for _, mode := range []string{"", "ngs"} {
@@ -156,9 +165,9 @@ func drumDropMirrorScene(t *testing.T, sc *scene.Ball2DScene, opt Options, exact
 		t.Fatalf("initial asymmetry %g", a)
 	}
 	long := os.Getenv("IMPACTSIM_LONG") != ""
-	steps := 200
+	steps := max(200, exact)
 	if long {
-		steps = 2000
+		steps = max(2000, exact)
 	}
 	first, first8 := 0, 0
 	for s := 1; s <= steps || first == 0 && s <= 400; s++ {
