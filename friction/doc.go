@@ -35,7 +35,11 @@
 // TestMaxDissipationSphereFreePooled); once A is assembled, the
 // directions' compact form and the contacts' ‖w‖ are lent to the QP
 // solver as MPRGP's vectors (qp.Sparse.Lend: the same bits, about 8 of its
-// 13 vectors not held twice). It also reads a
+// 13 vectors not held twice). A caller may also lend it an arena of
+// storage it does not read meanwhile (LendArena, scratch.Arena: the fast
+// sphere path's broad-phase and island-split arrays), from which the
+// call takes its per-call arrays as far as the arena holds them (the same
+// bits; TestMaxDissipationSphereFreePooled). It also reads a
 // friction basis given matrix-free (mech.Problem.DBasis: the columns
 // computed by the system when read, none stored), with the stored basis's
 // bits (TestMaxDissipationMatrixFreeBasis); Coulomb, NBGS and the boxed LCP

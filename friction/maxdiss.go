@@ -9,6 +9,7 @@ import (
 	"impactsim/mech"
 	"impactsim/par"
 	"impactsim/qp"
+	"impactsim/scratch"
 )
 
 // Operator computes friction impulses β (one per column of the problem's
@@ -93,6 +94,11 @@ type MaxDissipation struct {
 	// normAt: LendNorm's buffer, the next call's storage of norm (else
 	// normOwn)
 	normAt, normOwn []float64
+	// arena: LendArena's, for the next call's per-call arrays (else
+	// their own storage: nentOwn … and sf's)
+	arena                     *scratch.Arena
+	nentOwn, dIdxOwn, dEndOwn []int32
+	dNormOwn, hiOwn           []float64
 }
 
 // Lend gives the next Resolve (or ResolveAfter) buf as scratch for its QP
@@ -115,6 +121,18 @@ func (o *MaxDissipation) Lend(buf []float64) {
 // the impact operator before). Without it Alg. 3 keeps that vector of
 // its own (one float per contact, ≈ 1 MB at the 60k landing).
 func (o *MaxDissipation) LendNorm(buf []float64) { o.normAt = buf }
+
+// LendArena gives the next Resolve (or ResolveAfter) the storage of a
+// for its per-call arrays: the contacts' slip record, the sliding
+// directions' lists and bounds, and on the sphere path the compact
+// directions and the rows of A (sphereDelassus). Each is taken from a
+// (scratch.TryTake, from its current phase on) when a holds it, else from
+// Alg. 3's own storage as without it; a is never grown. The caller must
+// not use what it takes until that call returns, after which Alg. 3 keeps
+// no reference to it (the fast sphere path lends its step's arena, whose
+// broad-phase and island-split arrays are dead by then: spheres'
+// workspace.scr). The same bits as without it.
+func (o *MaxDissipation) LendArena(a *scratch.Arena) { o.arena = a }
 
 // SetPool makes the products with the Delassus matrix of large problems
 // run on the workers of pool (row ranges), and hands the pool to the QP
@@ -347,7 +365,15 @@ func (o *MaxDissipation) Resolve(p *mech.Problem, lambda, beta []float64) (mech.
 // Resolve's, without Resolve's own pass over G and M⁻¹ or its vector of
 // p.NDof(). vt is only read. With vt nil it computes v′ itself.
 func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float64) (mech.Stats, error) {
-	defer func() { o.lent, o.nlent, o.normAt, o.norm = [3][]float64{}, 0, nil, nil }()
+	ar := o.arena
+	defer func() {
+		o.lent, o.nlent, o.normAt, o.norm, o.arena = [3][]float64{}, 0, nil, nil, nil
+		if ar != nil {
+			// the arena's slices are the lender's again
+			o.nent, o.dIdx, o.dEnd, o.dNorm, o.hi, o.z, o.prob = nil, nil, nil, nil, nil, nil, qp.Problem{}
+			o.sf.drop()
+		}
+	}()
 	if vt != nil && len(vt) != p.NDof() {
 		return mech.Stats{}, fmt.Errorf("friction: maximal dissipation given a post-impact velocity of length %d for %d degrees of freedom", len(vt), p.NDof())
 	}
@@ -377,7 +403,7 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 		o.normOwn = grow(o.normOwn, nc)
 		o.norm = o.normOwn
 	}
-	o.nent = growI32(o.nent, p.NContacts())
+	o.nent = slot(ar, &o.nentOwn, p.NContacts())
 	o.p, o.lambda = p, lambda
 	if o.fSlip == nil {
 		o.fSlip, o.fFill = o.slipChunk, o.fillChunk
@@ -400,8 +426,8 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 			ns++
 		}
 	}
-	o.dIdx, o.dEnd = slices.Grow(o.dIdx[:0], ns), slices.Grow(o.dEnd[:0], ns)
-	o.dNorm, o.hi = slices.Grow(o.dNorm[:0], ns), slices.Grow(o.hi[:0], ns)
+	o.dIdx, o.dEnd = slot(ar, &o.dIdxOwn, ns)[:0], slot(ar, &o.dEndOwn, ns)[:0]
+	o.dNorm, o.hi = slot(ar, &o.dNormOwn, ns)[:0], slot(ar, &o.hiOwn, ns)[:0]
 	add := func(k, c0, c1 int) {
 		o.dIdx, o.dEnd, o.dNorm = append(o.dIdx, int32(c0)), append(o.dEnd, int32(c1)), append(o.dNorm, o.norm[k])
 		o.hi = append(o.hi, p.Mu[k]*lambda[k])
@@ -431,7 +457,7 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 	if sphere {
 		// A from the directions' compact form (sphereDelassus): no entries
 		o.sf.pool, o.sf.grain, o.sf.from = o.pool, min(2048, o.poolRows()), o.poolRows()
-		o.sf.build(sb, &p.MInv, o.dIdx, o.w, o.dNorm)
+		o.sf.build(sb, &p.MInv, o.dIdx, o.w, o.dNorm, ar)
 	} else {
 		// the directions' places in o.d, in direction order
 		total := 0

@@ -7,6 +7,7 @@ import (
 
 	"impactsim/mech"
 	"impactsim/par"
+	"impactsim/scratch"
 )
 
 // SphereBasis is a friction basis (mech.Basis) whose contacts are between
@@ -85,6 +86,32 @@ type sphereDelassus struct {
 	basis         SphereBasis
 	w, norm       []float64
 	idx           []int32
+	// the per-call arrays' own storage, for what a lent arena
+	// (MaxDissipation.LendArena) does not hold
+	own struct {
+		sq, val, diag     []float64
+		ij                [][2]int32
+		ptr, adj, rp, col []int32
+	}
+}
+
+// slot returns n elements for one of a call's arrays: from the lent arena
+// ar when it holds them (scratch.TryTake), else from own (grown with
+// slack as before).
+func slot[T scratch.Plain](ar *scratch.Arena, own *[]T, n int) []T {
+	if ar != nil {
+		if s, ok := scratch.TryTake[T](ar, n); ok {
+			return s
+		}
+	}
+	*own = growSlack(*own, n)
+	return *own
+}
+
+// drop forgets the call's arrays (after a call whose arrays may be in a
+// lent arena, which is the lender's again).
+func (a *sphereDelassus) drop() {
+	a.sq, a.ij, a.ptr, a.adj, a.rp, a.col, a.val, a.diag = nil, nil, nil, nil, nil, nil, nil, nil
 }
 
 // sphereFree reports whether p's friction basis is a SphereBasis on
@@ -108,20 +135,21 @@ func (a *sphereDelassus) run(n int, f func(w, lo, hi int)) {
 
 // build sets the directions from the sliding contacts' first columns idx
 // (their t, o follow), w = Dᵀv⁻ + DRel per column and ‖w‖ per direction,
-// d = −(w_t col_t + w_o col_o)/‖w‖, and assembles A on minv's blocks.
-func (a *sphereDelassus) build(sb SphereBasis, minv *mech.BlockDiag, idx []int32, w, norm []float64) {
+// d = −(w_t col_t + w_o col_o)/‖w‖, and assembles A on minv's blocks. Its
+// arrays are taken from ar where it holds them (nil: all its own).
+func (a *sphereDelassus) build(sb SphereBasis, minv *mech.BlockDiag, idx []int32, w, norm []float64, ar *scratch.Arena) {
 	m, nb := len(idx), minv.NumBlocks()
 	a.sig, a.kap = minv.Data[:nb], sb.MomentScales()
 	if a.fFill == nil {
 		a.fFill, a.fB, a.fCount, a.fRows, a.fMul = a.fillRange, a.bRange, a.countRows, a.writeRows, a.mulRows
 	}
 	// the directions, by ranges
-	a.sq, a.ij = growSlack(a.sq, 6*m), growSlack(a.ij, m)
+	a.sq, a.ij = slot(ar, &a.own.sq, 6*m), slot(ar, &a.own.ij, m)
 	a.basis, a.idx, a.w, a.norm = sb, idx, w, norm
 	a.run(m, a.fFill)
 	a.basis, a.idx, a.w, a.norm = nil, nil, nil, nil
 	// each sphere's list of directions (a counting sort: increasing)
-	a.ptr = growI32(a.ptr, nb+1)
+	a.ptr = slot(ar, &a.own.ptr, nb+1)
 	clear(a.ptr)
 	for _, ij := range a.ij[:m] {
 		a.ptr[ij[0]+1]++
@@ -132,7 +160,7 @@ func (a *sphereDelassus) build(sb SphereBasis, minv *mech.BlockDiag, idx []int32
 	for b := 0; b < nb; b++ {
 		a.ptr[b+1] += a.ptr[b]
 	}
-	a.adj = growSlack(a.adj, int(a.ptr[nb]))
+	a.adj = slot(ar, &a.own.adj, int(a.ptr[nb]))
 	for k, ij := range a.ij[:m] {
 		a.adj[a.ptr[ij[0]]] = int32(2 * k)
 		a.ptr[ij[0]]++
@@ -144,14 +172,14 @@ func (a *sphereDelassus) build(sb SphereBasis, minv *mech.BlockDiag, idx []int32
 	copy(a.ptr[1:], a.ptr[:nb])
 	a.ptr[0] = 0
 	// the rows: their lengths, their places, their entries
-	a.rp = growSlack(a.rp, m+1)
+	a.rp = slot(ar, &a.own.rp, m+1)
 	a.rp[0] = 0
 	a.run(m, a.fCount)
 	for k := 0; k < m; k++ {
 		a.rp[k+1] += a.rp[k]
 	}
-	a.col, a.val = growSlack(a.col, int(a.rp[m])), growSlack(a.val, int(a.rp[m]))
-	a.diag = grow(a.diag, m)
+	a.col, a.val = slot(ar, &a.own.col, int(a.rp[m])), slot(ar, &a.own.val, int(a.rp[m]))
+	a.diag = slot(ar, &a.own.diag, m)
 	a.run(m, a.fRows)
 }
 

@@ -10,6 +10,7 @@ import (
 	"impactsim/mech"
 	"impactsim/par"
 	"impactsim/qp"
+	"impactsim/scratch"
 )
 
 // layerBasis is sphereLayer's friction basis given as a SphereBasis: per
@@ -243,14 +244,19 @@ func TestMaxDissipationSphereFree(t *testing.T) {
 // a repeated solve on the pool allocates nothing. MPRGP's vectors taken
 // from the directions' storage (qp.Sparse.Lend, which the path does once
 // A is assembled) give the impulses of a solver that owns them, bit for
-// bit, and so does the contacts' ‖w‖ kept in a buffer given by LendNorm.
+// bit, and so does the contacts' ‖w‖ kept in a buffer given by LendNorm,
+// and so do the per-call arrays taken from an arena given by LendArena.
 func TestMaxDissipationSphereFreePooled(t *testing.T) {
 	_, p, lambda := sphereBasisLayer(t, 34, 8, true)
-	solve := func(o *MaxDissipation) []float64 {
+	run := func(o *MaxDissipation) []float64 {
 		beta := make([]float64, p.NTangents())
 		if _, err := o.Resolve(p, lambda, beta); err != nil {
 			t.Fatal(err)
 		}
+		return beta
+	}
+	solve := func(o *MaxDissipation) []float64 {
+		beta := run(o)
 		if m := o.sf.Dim(); m <= qp.SparseBlock {
 			t.Fatalf("%d sliding directions: the test needs more than one MPRGP block", m)
 		}
@@ -285,6 +291,51 @@ func TestMaxDissipationSphereFreePooled(t *testing.T) {
 	for i, x := range buf {
 		if x != 0 {
 			t.Fatalf("the buffer lent to the first call was written by the second: [%d] = %v", i, x)
+		}
+	}
+	// the per-call arrays in a lent arena (LendArena) holding garbage:
+	// the same bits, none of Alg. 3's own storage for what it holds, the
+	// arena not grown, and the next call without it not writing to it
+	// used: the words a call takes from an arena that holds all of it;
+	// then an arena of half of that
+	used := 0
+	for _, words := range []int{1 << 20, 0} {
+		if words == 0 {
+			words = used / 2
+		}
+		var ar scratch.Arena
+		ar.Floats(words)
+		ar.Reset()
+		fill := ar.Floats(ar.Words()) // all of it
+		ar.Reset()
+		arena := mdp(t, 1e-10, nil, 16, 0)
+		for round := range 3 {
+			for i := range fill {
+				fill[i] = math.NaN()
+			}
+			if round < 2 {
+				arena.LendArena(&ar)
+			}
+			got := run(arena) // (a lent call keeps no arrays: no Dim after it)
+			if j := bitDiff(got, ref); j >= 0 {
+				t.Fatalf("arena of %d words, round %d: β[%d] = %v, %v without it", words, round, j, got[j], ref[j])
+			}
+			if round == 2 {
+				for i, x := range fill {
+					if !math.IsNaN(x) {
+						t.Fatalf("arena of %d words: written by a call it was not lent to ([%d] = %v)", words, i, x)
+					}
+				}
+				continue
+			}
+			if ar.Words() != len(fill) || ar.Used() == 0 {
+				t.Fatalf("arena of %d words: grown to %d, %d used", words, ar.Words(), ar.Used())
+			}
+			used = ar.Used()
+			ar.Reset()
+			if own := arena.sf.own; words == 1<<20 && (own.val != nil || own.col != nil || own.sq != nil || arena.nentOwn != nil) {
+				t.Fatalf("arena of %d words: Alg. 3 kept arrays of its own for what it holds", words)
+			}
 		}
 	}
 	for _, nw := range []int{2, 3} {

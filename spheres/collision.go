@@ -98,8 +98,9 @@ func (s *System) StepImpact(c *ImpactConfig) (ImpactStats, error) {
 	// Alg. 4 line 2: contacts active at the free-flight prediction,
 	// evaluated at the current positions
 	w.alg4 = true
+	w.xpScratch = c.Correction == nil // else the correction reads xp
 	s.detect(h, 0)
-	w.alg4 = false
+	w.alg4, w.xpScratch = false, false
 	if w.gridErr != nil {
 		return st, w.gridErr
 	}

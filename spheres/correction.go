@@ -146,6 +146,7 @@ func (c *correction) FindMissed(ref, q []float64, search, tol float64, p *mech.P
 		}
 	}
 	w.gridErr = nil // the next step's grid is built anew
+	w.dropGrid()
 	return added
 }
 

@@ -75,6 +75,17 @@
 // (TestImpactDeterministicAcrossWorkers, and with coloured boxed-LCP
 // sweeps TestImpactColouredAcrossWorkers).
 //
+// The phases of a step whose workspaces are never live together share one
+// arena (scratch.Arena, workspace.scr): the broad phase's cell keys, cell
+// starts and sorted order with the free-flight prediction x̃ (when no
+// position correction reads it after the step) or the reordering's
+// buffers; then the island split's union–find; then, island by island,
+// the builds' sphere marks and Alg. 3's per-call arrays on the big islands
+// (friction.MaxDissipation.LendArena: the slip record, the directions'
+// lists, their compact form and the rows of A, as many as the arena
+// holds). That lowers the 60k layer's peak, at its landing in Alg. 3, by
+// the arena's size (BENCHMARKS.md, mem1kc).
+//
 // The island's friction basis D is not stored for Alg. 3 (nor without
 // friction): the problem carries it matrix-free (mech.Problem.DBasis), the
 // two tangent columns of a contact computed when read from its record and

@@ -35,15 +35,15 @@ import (
 // largest first. Each island's answer depends on its problem only, so the
 // state after a step is bitwise the same for any number of workers.
 type islandSet struct {
-	parent []int32 // union–find over spheres
-	id     []int32 // per root sphere: its island (−1: none yet)
-	conIsl []int32 // per contact: its island
+	parent []int32 // union–find over spheres (workspace.scr)
+	id     []int32 // per root sphere: its island (−1: none yet; scr)
+	conIsl []int32 // per contact: its island (scr)
 	start  []int32 // island c holds order[start[c]:start[c+1]]
 	order  []int32 // contacts grouped by island
 	sched  []int32 // islands, largest first
 	n      int
-	stamp  []int32 // per sphere: 1 + the island that last numbered it
-	loc    []int32 // per sphere: its index in that island's problem
+	stamp  []int32 // per sphere: 1 + the island that last numbered it (scr: islandMarks)
+	loc    []int32 // per sphere: its index in that island's problem (scr)
 	big    int     // sched[:big] are solved one at a time on the pool
 }
 
@@ -96,13 +96,15 @@ func (s *System) splitIslands() {
 	w := &s.work
 	u := &w.isl
 	n, m := s.N(), len(w.con)
-	u.parent = growI32(u.parent, n)
-	u.id = growI32(u.id, n)
+	// a phase of scr: the broad phase's arrays are dead
+	w.scr.Reset()
+	u.parent = w.scr.Int32s(n)
+	u.id = w.scr.Int32s(n)
 	for i := range u.parent {
 		u.parent[i] = int32(i)
 		u.id[i] = -1
 	}
-	u.conIsl = growI32(u.conIsl, m)
+	u.conIsl = w.scr.Int32s(m)
 	if w.fUnion == nil {
 		w.fUnion = func(_, lo, hi int) {
 			for _, c := range s.work.con[lo:hi] {
@@ -159,8 +161,19 @@ func (s *System) splitIslands() {
 	for u.big < u.n && u.size(u.sched[u.big]) >= big {
 		u.big++
 	}
-	u.stamp = growI32(u.stamp, n)
-	u.loc = growI32(u.loc, n)
+	u.parent, u.id, u.conIsl = nil, nil, nil // dead: scr's
+}
+
+// islandMarks begins a phase of scr for the island builds that follow:
+// per sphere the island that last numbered it (stamp, cleared) and its
+// index there (loc). Alg. 3 on a big island takes scr once the island is
+// built (lawInstance.arena), so each big island's build, and the small
+// islands' builds after them, begin one.
+func (s *System) islandMarks() {
+	w := &s.work
+	u := &w.isl
+	w.scr.Reset()
+	u.stamp, u.loc = w.scr.Int32s(s.N()), w.scr.Int32s(s.N())
 	clear(u.stamp)
 }
 
@@ -172,8 +185,7 @@ type islandWork struct {
 	p                mech.Problem
 	lambda, beta     []float64
 	vp               []float64
-	sc               []float64 // per island sphere: √(I/m)
-	ks               []float64 // per island sphere: its moment scale r/√(I/m)
+	ks               []float64 // per island sphere: its moment scale r/√(I/m) (angularScale: √(I/m) is computed where read)
 	bodies           []int32
 	cols             []int32  // the contacts of the island being built
 	tan              tanBasis // the friction basis, matrix-free (all laws but blcp)
@@ -217,6 +229,9 @@ func (s *System) prepareLaws(l *Law) error {
 		pu.SetPool(s.pool)
 	}
 	w.iw[nw].law.vr.SetPool(s.pool)
+	// the big islands are solved one at a time, after the broad phase and
+	// the split: their Alg. 3 may use the step's arena
+	w.iw[nw].law.arena = &w.scr
 	for k := range w.iw {
 		if b := w.iw[k].law.blcp; b != nil {
 			// every copy colours from the same size, so an island's
@@ -250,8 +265,10 @@ func (s *System) solveIslands(l *Law, st *ImpactStats) error {
 	}
 	w.v0 = l.V0
 	for a := 0; a < u.big; a++ {
+		s.islandMarks()
 		s.solveIsland(nw, a)
 	}
+	s.islandMarks()
 	if w.fIsland == nil {
 		w.fIsland = func(wk, a int) { s.solveIsland(wk, u.big+a) }
 	}
@@ -330,7 +347,7 @@ func (s *System) writeVelocities(iw *islandWork, lo, hi int) {
 	for lb := lo; lb < hi; lb++ {
 		b := iw.bodies[lb]
 		v, vw := iw.vp[6*lb:6*lb+6], s.VW[6*b:6*b+6]
-		sc := iw.sc[lb]
+		sc := s.angularScale(int(b))
 		vw[0], vw[1], vw[2] = v[0], v[1], v[2]
 		vw[3], vw[4], vw[5] = v[3]/sc, v[4]/sc, v[5]/sc
 	}
@@ -411,7 +428,7 @@ func (s *System) vPlusSpheres(iw *islandWork, lo, hi int) {
 		b := bodies[lb]
 		v := vw[6*b : 6*b+6 : 6*b+6]
 		p.MInv.MulVecAddBlock(lb, v, v, p.V[6*lb:6*lb+6])
-		sc := iw.sc[lb]
+		sc := s.angularScale(int(b))
 		v[3], v[4], v[5] = v[3]/sc, v[4]/sc, v[5]/sc
 	}
 }
@@ -455,7 +472,7 @@ func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled boo
 	p.Reset(3, 6*nb)
 	p.M.ShapeUniform(nb, 6)
 	p.MInv.ShapeUniform(nb, 6)
-	iw.sc, iw.ks = growF(iw.sc, nb), growF(iw.ks, nb)
+	iw.ks = growF(iw.ks, nb)
 	iw.tan.ks = iw.ks
 	if freeG {
 		p.G.Ptr = p.G.Ptr[:0] // a direct read of a column panics (mech.Normals)
@@ -520,6 +537,11 @@ func (s *System) buildIsland(iw *islandWork, tag int32, cols []int32, pooled boo
 	iw.cols = nil
 }
 
+// angularScale returns sphere b's √(I/m), the factor of its scaled angular
+// velocity ω̂ = √(I/m) ω (islandSet's documentation): computed where read,
+// the same bits each time, rather than stored per island sphere.
+func (s *System) angularScale(b int) float64 { return math.Sqrt(s.InvM[b] / s.InvI[b]) }
+
 // islandBodies sets the blocks, scale factors √(I/m) and scaled
 // velocities (v, ω̂) of the island's spheres [lo, hi).
 func (s *System) islandBodies(iw *islandWork, lo, hi int) {
@@ -527,8 +549,8 @@ func (s *System) islandBodies(iw *islandWork, lo, hi int) {
 	for lb := lo; lb < hi; lb++ {
 		b := iw.bodies[lb]
 		p.M.Data[lb], p.MInv.Data[lb] = 1/s.InvM[b], s.InvM[b]
-		sc := math.Sqrt(s.InvM[b] / s.InvI[b])
-		iw.sc[lb], iw.ks[lb] = sc, s.R[b]/sc
+		sc := s.angularScale(int(b))
+		iw.ks[lb] = s.R[b] / sc
 		v, vw := p.V[6*lb:6*lb+6], s.VW[6*b:6*b+6]
 		v[0], v[1], v[2] = vw[0], vw[1], vw[2]
 		v[3], v[4], v[5] = sc*vw[3], sc*vw[4], sc*vw[5]

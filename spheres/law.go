@@ -9,6 +9,7 @@ import (
 	"impactsim/friction"
 	"impactsim/impact"
 	"impactsim/mech"
+	"impactsim/scratch"
 )
 
 // Law is the contact law of the collision-integrator step (StepImpact): an
@@ -145,6 +146,10 @@ type lawInstance struct {
 	vr    impact.VelocityRestitution
 	beta0 float64
 	keepV bool // tests: GR's ṽ is not lent to Alg. 3's QP solve
+	// arena, when set, is storage dead while this instance solves (the
+	// step's workspace.scr, for the pooled instance that solves the big
+	// islands one at a time), lent to Alg. 3 (MaxDissipation.LendArena)
+	arena *scratch.Arena
 }
 
 func (l *Law) instance(mu float64) (*lawInstance, error) {
@@ -202,6 +207,10 @@ func (li *lawInstance) solve(p *mech.Problem, lambda, beta []float64, v0 float64
 						li.mdp.Lend(sc.Scratch()) // GR's u, read only in Resolve
 					}
 					li.mdp.LendNorm(p.CoR) // read only by the impact operator
+					if li.arena != nil {
+						li.arena.Reset() // nothing of the step's in it is live
+						li.mdp.LendArena(li.arena)
+					}
 					if li.beta0 == 0 {
 						// μ: read by Alg. 3 only before its QP solve
 						// (the bounds μλ), and by nothing after it but

@@ -8,6 +8,7 @@ import (
 	"impactsim/friction"
 	"impactsim/mech"
 	"impactsim/par"
+	"impactsim/scratch"
 	"impactsim/sim"
 )
 
@@ -250,7 +251,16 @@ type workspace struct {
 	margin, eps        float64
 	marginSet          float64 // SetMargin: the broad-phase margin of the next detections (0: own)
 
-	// broad phase
+	// scr is the storage of the step's phases that are never live
+	// together (scratch.Arena): the broad phase's grid (key, cellStart,
+	// order, perm) with sortByCell's permutation buffers or detect's xp
+	// (when xpScratch), then splitIslands' union–find (islandSet's
+	// parent, id, conIsl); each of those phases begins with scr.Reset and
+	// drops its slices at its end (dropGrid), so that none keeps an
+	// outgrown buffer alive.
+	scr scratch.Arena
+
+	// broad phase (key, cellStart, order, perm: in scr)
 	lo         [3]float64
 	cs         float64
 	dims       [3]int
@@ -262,8 +272,6 @@ type workspace struct {
 	chunkAt    []int       // per range: where its region of con starts
 	chunkPen   []float64
 	perm       []int32
-	permF      []float64
-	permI      []int64
 	periodic   [2]bool
 	stencilOff [13][3]int
 
@@ -274,7 +282,9 @@ type workspace struct {
 	// collision integrator (StepImpact)
 	alg4        bool // detect at the free-flight prediction (Alg. 4)
 	fFlight     func(_, lo, hi int)
-	xp          []float64           // the free-flight prediction of the centres
+	xp          []float64           // the free-flight prediction of the centres (in scr when xpScratch, else xpOwn)
+	xpOwn       []float64           // xp's own storage, for a step whose position correction reads it
+	xpScratch   bool                // this detection's xp is not read after it (StepImpact without correction): in scr
 	fPredict    func(k, lo, hi int) // the prediction and the bounds (detect)
 	bounds      []sphereBounds      // per range of fPredict
 	fKeys       func(_, lo, hi int) // the spheres' cells (gridIn)
@@ -309,7 +319,11 @@ type workspace struct {
 // bounding box, or over the period of a periodic direction (its length
 // divided into whole cells no smaller than cs); the number of cells is kept
 // below 4N + 64 by enlarging cs.
+//
+// It begins a phase of the workspace's arena (scr): the grid's arrays are
+// the first taken.
 func (s *System) grid(cs float64) {
+	s.work.scr.Reset()
 	var b sphereBounds
 	b.reset()
 	b.add(s, 0, s.N())
@@ -402,8 +416,8 @@ func (s *System) gridIn(cs float64, lo, hi [3]float64, pooled bool) {
 	}
 	// counting sort of the spheres by cell, stable in index order
 	cells := w.dims[0] * ny * nz
-	w.key = growI32(w.key, n)
-	w.cellStart = growI32(w.cellStart, cells+1)
+	w.key = w.scr.Int32s(n)
+	w.cellStart = w.scr.Int32s(cells + 1)
 	clear(w.cellStart)
 	if w.fKeys == nil {
 		w.fKeys = func(_, lo, hi int) {
@@ -423,9 +437,9 @@ func (s *System) gridIn(cs float64, lo, hi [3]float64, pooled bool) {
 	for c := 0; c < cells; c++ {
 		w.cellStart[c+1] += w.cellStart[c]
 	}
-	w.order = growI32(w.order, n)
+	w.order = w.scr.Int32s(n)
 	// fill with a running cursor per cell (reuse perm as cursors)
-	w.perm = growI32(w.perm, cells)
+	w.perm = w.scr.Int32s(cells)
 	copy(w.perm, w.cellStart[:cells])
 	for i := 0; i < n; i++ {
 		c := w.key[i]
@@ -433,6 +447,10 @@ func (s *System) gridIn(cs float64, lo, hi [3]float64, pooled bool) {
 		w.perm[c]++
 	}
 }
+
+// dropGrid forgets the grid's arrays (in scr) at the end of the phase that
+// built them.
+func (w *workspace) dropGrid() { w.key, w.cellStart, w.order, w.perm = nil, nil, nil, nil }
 
 func (s *System) cellOf(i int) int {
 	w := &s.work
@@ -475,14 +493,14 @@ func (s *System) sortByCell(h float64) {
 	s.grid(2*s.maxRadius() + s.margin(h))
 	// permutation: new slot k holds old sphere order[k]; one component
 	// at a time, so the buffer holds n numbers, not 6n
-	w.permF = growF(w.permF, n)
+	permF := w.scr.Floats(n) // after the grid's arrays (scr)
 	reorder := func(a []float64, k int) {
 		for c := 0; c < k; c++ {
 			for m := 0; m < n; m++ {
-				w.permF[m] = a[k*int(w.order[m])+c]
+				permF[m] = a[k*int(w.order[m])+c]
 			}
 			for m := 0; m < n; m++ {
-				a[k*m+c] = w.permF[m]
+				a[k*m+c] = permF[m]
 			}
 		}
 	}
@@ -492,14 +510,12 @@ func (s *System) sortByCell(h float64) {
 	reorder(s.R, 1)
 	reorder(s.InvM, 1)
 	reorder(s.InvI, 1)
-	if cap(w.permI) < n {
-		w.permI = make([]int64, n, n+n/4)
-	}
-	w.permI = w.permI[:n]
+	permI := w.scr.Int64s(n)
 	for m := 0; m < n; m++ {
-		w.permI[m] = s.ID[w.order[m]]
+		permI[m] = s.ID[w.order[m]]
 	}
-	copy(s.ID, w.permI)
+	copy(s.ID, permI)
+	w.dropGrid()
 }
 
 func growF(s []float64, n int) []float64 { return grow(s, n) }
@@ -540,10 +556,16 @@ func (s *System) detect(h, eps float64) {
 	w := &s.work
 	n := s.N()
 	w.eps, w.h = eps, h
+	// a phase of scr: xp (when nothing reads it after the step's
+	// detection), then the grid's arrays
+	w.scr.Reset()
 	// one pass of the pool over the spheres: the prediction (StepImpact)
 	// and the bounds of the margin and the grid, by ranges
-	if w.alg4 {
-		w.xp = growF(w.xp, 3*n)
+	if w.alg4 && w.xpScratch {
+		w.xp = w.scr.Floats(3 * n)
+	} else if w.alg4 {
+		w.xpOwn = growF(w.xpOwn, 3*n)
+		w.xp = w.xpOwn
 	}
 	if w.fPredict == nil {
 		w.fPredict = func(k, lo, hi int) {
@@ -605,6 +627,10 @@ func (s *System) detect(h, eps float64) {
 		w.maxWallPen = math.Max(w.maxWallPen, w.chunkPen[2*k+1])
 	}
 	s.closeRegions(1, nw)
+	w.dropGrid()
+	if w.xpScratch {
+		w.xp = nil
+	}
 }
 
 // conRegions gives each of the nr ranges of a detection phase (0: pairs,
