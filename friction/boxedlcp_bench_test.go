@@ -1,6 +1,7 @@
 package friction_test
 
 import (
+	"math"
 	"math/rand"
 	"testing"
 
@@ -39,23 +40,66 @@ func spherePile(nx, ny, nz int, seed int64) *mech.Problem {
 	return &p
 }
 
+// scaledPile is spherePile in package spheres' island coordinates: each
+// sphere's angular velocity scaled to ω̂ = √(I/m)·ω, its moments divided
+// by √(I/m), M⁻¹ the compact scalar blocks m⁻¹·I₆ (mech.BlockDiag's
+// ShapeUniform) — the form whose boxed LCP is swept compact
+// (friction.blcpCompact). The same problem in other coordinates: the
+// same impulses up to rounding.
+func scaledPile(nx, ny, nz int, seed int64) *mech.Problem {
+	p := spherePile(nx, ny, nz, seed)
+	nb := p.MInv.NumBlocks()
+	sc := make([]float64, nb)
+	im := make([]float64, nb)
+	for b := range sc {
+		im[b] = p.MInv.Entry(b, 0, 0)
+		sc[b] = math.Sqrt(im[b] / p.MInv.Entry(b, 3, 3))
+		for a := 3; a < 6; a++ {
+			p.V[6*b+a] *= sc[b]
+		}
+	}
+	for _, c := range []*mech.Cols{&p.G, &p.D} {
+		for a, r := range c.Row {
+			if r%6 >= 3 {
+				c.Val[a] /= sc[r/6]
+			}
+		}
+	}
+	p.M.ShapeUniform(nb, 6)
+	p.MInv.ShapeUniform(nb, 6)
+	for b := range im {
+		p.M.Data[b], p.MInv.Data[b] = 1/im[b], im[b]
+	}
+	return p
+}
+
 // BenchmarkBoxedLCPPile: one solve of the boxed LCP (qce, tolerance 1e-6,
 // cap 1000 as bench patterns uses) on a 20×20×5 pile (2,000 spheres: the
 // size of a landing island) and on a 3×3×2 pile (18 spheres: the islands
 // of a layer stepped at h = 2·10⁻⁴, tens of contacts); sweeps/op reports
 // the sweeps. The 20×20×5 pile is also solved colour by colour
-// (ColourFrom 1) without a pool and on pools of 1 and 2 workers.
+// (ColourFrom 1) without a pool and on pools of 1 and 2 workers, and in
+// the sphere path's coordinates (scaledPile), swept compact
+// (friction.blcpCompact) and, for comparison, packed (-packed).
 func BenchmarkBoxedLCPPile(b *testing.B) {
 	for _, c := range []struct {
 		name       string
 		nx, ny, nz int
 		colour     bool
 		workers    int
-	}{{"20x20x5", 20, 20, 5, false, 0}, {"3x3x2", 3, 3, 2, false, 0},
-		{"20x20x5-coloured", 20, 20, 5, true, 0}, {"20x20x5-coloured-w1", 20, 20, 5, true, 1}, {"20x20x5-coloured-w2", 20, 20, 5, true, 2}} {
+		scaled     bool
+		packed     bool
+	}{{"20x20x5", 20, 20, 5, false, 0, false, false}, {"3x3x2", 3, 3, 2, false, 0, false, false},
+		{"20x20x5-coloured", 20, 20, 5, true, 0, false, false}, {"20x20x5-coloured-w1", 20, 20, 5, true, 1, false, false}, {"20x20x5-coloured-w2", 20, 20, 5, true, 2, false, false},
+		{"20x20x5-scaled", 20, 20, 5, false, 0, true, false}, {"20x20x5-scaled-packed", 20, 20, 5, false, 0, true, true},
+		{"20x20x5-scaled-coloured-w1", 20, 20, 5, true, 1, true, false}, {"20x20x5-scaled-coloured-w1-packed", 20, 20, 5, true, 1, true, true}} {
 		b.Run(c.name, func(b *testing.B) {
 			p := spherePile(c.nx, c.ny, c.nz, 1)
+			if c.scaled {
+				p = scaledPile(c.nx, c.ny, c.nz, 1)
+			}
 			law := &friction.BoxedLCP{Normal: normalOp(b, "qce"), Tol: 1e-6, MaxIter: 1000}
+			friction.SetPacked(law, c.packed)
 			if c.colour {
 				law.ColourFrom = 1
 			}

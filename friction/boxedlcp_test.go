@@ -341,30 +341,9 @@ func TestBoxedLCPColoured(t *testing.T) {
 		lamS, betaS, stS := solveBLCPStats(t, seq, p)
 		var lam0, beta0 []float64
 		for _, nw := range []int{0, 1, 2, 3} {
-			law := friction.NewBoxedLCP(normalOp(t, name))
-			law.ColourFrom = 1
-			friction.SetColourGrain(law, 1)
-			friction.SetColourBlock(law, 16)
-			var pool *par.Pool
-			if nw > 0 {
-				pool = par.New(nw)
-				law.SetPool(pool)
-			}
-			lam, beta, st := solveBLCPStats(t, law, p)
+			law, lam, beta, st := colouredSolve(t, name, p, nw)
 			if st.Capped != 0 {
 				t.Fatalf("%s, %d workers: capped after %d sweeps", name, nw, st.Sweeps)
-			}
-			if nw == 2 {
-				if n := testing.AllocsPerRun(5, func() {
-					if _, err := law.Solve(p, lam, beta); err != nil {
-						t.Fatal(err)
-					}
-				}); n != 0 {
-					t.Errorf("%s: %v allocations per coloured solve on 2 workers, want 0", name, n)
-				}
-			}
-			if pool != nil {
-				pool.Close()
 			}
 			if lam0 == nil {
 				lam0, beta0 = lam, beta
@@ -472,4 +451,32 @@ func solveBLCPStats(t *testing.T, law *friction.BoxedLCP, p *mech.Problem) (lam,
 		t.Fatalf("%s: %v", law.Name(), err)
 	}
 	return lam, beta, st
+}
+
+// colouredSolve solves p with a boxed LCP around operator name that sweeps
+// colour by colour (ColourFrom 1, blocks of 16, grain 1) on a pool of nw
+// workers (none for 0); on 2 workers it also checks that a solve
+// allocates nothing.
+func colouredSolve(t *testing.T, name string, p *mech.Problem, nw int) (law *friction.BoxedLCP, lam, beta []float64, st mech.Stats) {
+	t.Helper()
+	law = friction.NewBoxedLCP(normalOp(t, name))
+	law.ColourFrom = 1
+	friction.SetColourGrain(law, 1)
+	friction.SetColourBlock(law, 16)
+	if nw > 0 {
+		pool := par.New(nw)
+		defer pool.Close()
+		law.SetPool(pool)
+	}
+	lam, beta, st = solveBLCPStats(t, law, p)
+	if nw == 2 {
+		if n := testing.AllocsPerRun(5, func() {
+			if _, err := law.Solve(p, lam, beta); err != nil {
+				t.Fatal(err)
+			}
+		}); n != 0 {
+			t.Errorf("%s: %v allocations per coloured solve on 2 workers, want 0", name, n)
+		}
+	}
+	return law, lam, beta, st
 }

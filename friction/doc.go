@@ -90,7 +90,11 @@
 // swept in groups of contacts that share no body — the interiors of
 // blocks of consecutive contacts, then the blocks' borders colour by
 // colour — each group split over a pool's workers with bitwise the same
-// result for any number of workers. It changes λ as well as β, so
+// result for any number of workers. Problems shaped as package spheres'
+// islands (scalar M⁻¹ blocks, columns (x, aᵢ | −x, aⱼ), each contact's
+// three M⁻¹-orthogonal) are swept from a compact copy of the columns,
+// a contact's three products formed together (boxedlcp_compact.go). It
+// changes λ as well as β, so
 // it is a sim.ContactLaw (Name, Solve), used in place of sim.Staggered.
 //
 // TangentialRestitution (tangential_restitution.go) post-processes a

@@ -12,3 +12,13 @@ func SetColourBlock(o *BoxedLCP, n int) { o.colours.size = n }
 
 // SetColourGrain sets the fewest contacts of a colour one worker takes.
 func SetColourGrain(o *BoxedLCP, grain int) { o.grain = grain }
+
+// SetPacked makes o pack every problem (blcpPack), never compact.
+func SetPacked(o *BoxedLCP, packed bool) { o.noCompact = packed }
+
+// Compact reports whether o's last solve swept the compact form
+// (blcpCompact).
+func Compact(o *BoxedLCP) bool { return o.useCompact }
+
+// BitDiff is bitDiff for the external tests.
+var BitDiff = bitDiff

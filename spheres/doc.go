@@ -67,7 +67,9 @@
 // the boxed LCP sweeps them by blocks of contacts and colours, each
 // group split over the pool (friction.BoxedLCP.SetPool; every copy of the
 // law sweeps islands from 4096 contacts so, whichever copy solves them);
-// the
+// an island's problem (scalar blocks m·I₆, the normal and the tangents
+// t, o = n × t with their moments) is what the boxed LCP sweeps in its
+// compact form (friction.BoxedLCP's doc), every island, small or big; the
 // others go to the workers, largest first. A steady step allocates nothing
 // (TestImpactStepAllocs; on the shaken layer, TestLayerSteadyStepAllocs in
 // package patterns), and its state is bitwise the same for any number of
