@@ -26,19 +26,34 @@ import (
 type orderFrame struct{ ux, uy, axis float64 }
 
 func (s *System) orderFrame(q []float64) orderFrame {
-	f := orderFrame{uy: 1}
+	f, _, _ := s.scanFrame(q, false)
+	return f
+}
+
+// scanFrame returns orderFrame(q) and, with layers, the lowest ball's
+// height along −g (0 without gravity) and the smallest radius, from one
+// pass over the balls (the sweep's layers, orderSweep).
+func (s *System) scanFrame(q []float64, layers bool) (f orderFrame, hmin, rmin float64) {
+	f = orderFrame{uy: 1}
+	var ux, uy float64
 	if gn := math.Hypot(s.Gravity[0], s.Gravity[1]); gn > 0 && !math.IsInf(gn, 0) {
 		f.ux, f.uy = -s.Gravity[0]/gn, -s.Gravity[1]/gn
+		ux, uy = f.ux, f.uy
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
+	hmin, rmin = math.Inf(1), math.Inf(1)
 	for i := range s.M {
 		h := f.horizontal(q, i)
-		lo, hi = math.Min(lo, h), math.Max(hi, h)
+		lo, hi = min(lo, h), max(hi, h)
+		if layers {
+			hmin = min(hmin, ux*q[2*i]+uy*q[2*i+1])
+			rmin = min(rmin, s.R[i])
+		}
 	}
 	if lo <= hi && !math.IsInf(hi-lo, 0) {
 		f.axis = 0.5*lo + 0.5*hi
 	}
-	return f
+	return f, hmin, rmin
 }
 
 // height returns ball i's height up·x.

@@ -23,13 +23,37 @@ type sweeper struct {
 	n     int
 	add   []sweepKey // the contacts to merge in
 	cnt   []int32    // the counting sort's bins
-	// clock counts the contacts visited; moved[i] is its value when ball
-	// i was last pushed, seen[k] when contact k was last visited and left
-	// as it was (0: never): a contact whose balls have not moved since is
-	// skipped, as visiting it again would leave it again.
+	// clock counts the contacts visited. A contact is skipped when
+	// visiting it again would leave it as it is:
+	//   - its balls have not moved since it was last visited and left as
+	//     it was (ball.moved, the clock when the ball was last pushed, is
+	//     below its seen, the clock then; 0: never left);
+	//   - its gap g when it was left was above the threshold by slack, and
+	//     its balls have since been pushed through less than slack in all
+	//     (ball.dist, the length a ball was pushed through in the step,
+	//     summed over its balls, has grown by less than slack from base):
+	//     a gap moves by at most the distance its balls move.
 	clock uint64
-	moved []uint64
-	seen  []uint64
+	ball  []sweepBall  // per ball, and one for the walls (never pushed)
+	run   []sweepState // per contact, in sweep order (SweepContacts)
+	state []sweepState // per contact, by index, between calls
+}
+
+// sweepBall is a ball's record in the sweeps: the clock when it was last
+// pushed and the length it was pushed through since the step began.
+type sweepBall struct {
+	moved uint64
+	dist  float64
+}
+
+// sweepState is a contact's record in the sweeps: its balls (the walls'
+// record for J < 0), its index, the clock when it was last visited and
+// left as it was (0: to be visited), the summed dist of its balls then,
+// and its gap's slack over the threshold then (< 0: none).
+type sweepState struct {
+	i, j, k     int32
+	seen        uint64
+	base, slack float64
 }
 
 // sweepKey is a contact's place in the sweep: its layer when it was
@@ -68,22 +92,28 @@ func (s *System) orderSweep(q []float64) {
 	if sw.n == len(cs) {
 		return
 	}
-	sw.seen = sw.seen[:sw.n]
-	for range len(cs) - sw.n {
-		sw.seen = append(sw.seen, 0)
+	nb := s.N()
+	sw.state = sw.state[:sw.n]
+	for k := sw.n; k < len(cs); k++ {
+		j := cs[k].J
+		if j < 0 {
+			j = int32(nb)
+		}
+		sw.state = append(sw.state, sweepState{i: cs[k].I, j: j, k: int32(k), slack: -1})
 	}
-	sw.moved = grow(sw.moved, s.N())
+	if sw.n == 0 {
+		// a new step: no ball pushed yet (moved clocks below every seen
+		// to come)
+		sw.ball = grow(sw.ball, nb+1)
+		clear(sw.ball)
+	}
+	// heights over the lowest ball (0 without gravity), in layers of the
+	// smallest radius
+	f, hmin, rmin := s.scanFrame(q, true)
 	var ux, uy float64
 	if gn := math.Hypot(s.Gravity[0], s.Gravity[1]); gn > 0 && !math.IsInf(gn, 0) {
-		ux, uy = -s.Gravity[0]/gn, -s.Gravity[1]/gn
+		ux, uy = f.ux, f.uy
 	}
-	// heights over the lowest ball, in layers of the smallest radius
-	hmin, rmin := math.Inf(1), math.Inf(1)
-	for i := range s.M {
-		hmin = math.Min(hmin, ux*q[2*i]+uy*q[2*i+1])
-		rmin = math.Min(rmin, s.R[i])
-	}
-	f := s.orderFrame(q)
 	sw.add = sw.add[:0]
 	maxLayer := int32(0)
 	for k := sw.n; k < len(cs); k++ {
@@ -142,40 +172,67 @@ func (s *System) orderSweep(q []float64) {
 // and walls), xᵢ += wᵢλn and xⱼ −= wⱼλn along the unit normal n at the
 // current positions (Relinearize's). It stops after the first sweep in
 // which no contact overlapped (−g) by more than tol when it came up, and
-// returns the sweeps made and the largest overlap seen in the last. It is
+// returns the sweeps made and the largest overlap seen in the last (of the
+// contacts visited: one whose gap is certainly above max(target, −tol) is
+// not). A sweep skips a contact whose balls were not pushed since it was
+// last left as it was, and one whose gap then was above that threshold by
+// more than its balls have since been pushed through (a gap moves by at
+// most the distance its balls move); the positions are bit for bit those
+// of visiting every contact in every sweep. It reads the contacts' records
+// in sweep order from one array (run) and the balls' from another. It is
 // serial, so the result does not depend on the workers, and it does not
 // allocate once its workspace has grown.
 func (s *System) SweepContacts(q []float64, target, tol float64, maxSweeps int) (int, float64) {
 	s.orderSweep(q)
 	sw := &s.sweep
 	cs := s.det.contacts
+	sw.run = grow(sw.run, len(sw.order))
+	for p, o := range sw.order {
+		sw.run[p] = sw.state[o.o.k]
+	}
+	balls := sw.ball
 	worst := 0.0
 	n := 0
+	// a contact whose gap is above thr is neither pushed nor counted in
+	// worst > tol
+	thr := max(target, -tol)
 	for n < maxSweeps {
 		n++
 		worst = 0
-		for _, o := range sw.order {
-			c := &cs[o.o.k]
-			seen := sw.seen[o.o.k]
-			if seen != 0 && sw.moved[c.I] < seen && (c.J < 0 || sw.moved[c.J] < seen) {
+		for p := range sw.run {
+			r := &sw.run[p]
+			bi, bj := &balls[r.i], &balls[r.j]
+			if r.seen != 0 && bi.moved < r.seen && bj.moved < r.seen {
+				continue
+			}
+			moved := bi.dist + bj.dist
+			if moved-r.base < r.slack {
 				continue
 			}
 			sw.clock++
-			w, pushed := s.pushContact(q, c, target)
-			worst = math.Max(worst, w)
+			c := &cs[r.k]
+			v, pushed := s.pushContact(q, c, target)
+			worst = math.Max(worst, v)
 			if pushed {
-				sw.moved[c.I] = sw.clock
+				bi.moved = sw.clock
 				if c.J >= 0 {
-					sw.moved[c.J] = sw.clock
+					bj.moved = sw.clock
 				}
-				sw.seen[o.o.k] = 0
-			} else if w == w && !math.IsInf(w, 1) {
-				sw.seen[o.o.k] = sw.clock
+				r.seen, r.slack = 0, -1
+			} else if v == v && !math.IsInf(v, 1) {
+				r.seen = sw.clock
+				if c.Kind == BallBall || c.Kind == BallDrum {
+					r.base = moved
+					r.slack = -v - thr - s.gapMargin(q, c)
+				}
 			}
 		}
 		if !(worst > tol) {
 			break
 		}
+	}
+	for _, r := range sw.run {
+		sw.state[r.k] = r
 	}
 	return n, worst
 }
@@ -221,6 +278,8 @@ func (s *System) pushContact(q []float64, c *Contact, target float64) (float64, 
 		q[2*i+1] += wi * l * n[1]
 		q[2*j] -= wj * l * n[0]
 		q[2*j+1] -= wj * l * n[1]
+		s.sweep.pushed(i, wi*l)
+		s.sweep.pushed(j, wj*l)
 		return -g, true
 	case BallDrum:
 		dr := &s.Drums[c.Obj]
@@ -239,7 +298,29 @@ func (s *System) pushContact(q []float64, c *Contact, target float64) (float64, 
 	if e > 0 && !s.Fixed[i] {
 		q[2*i] += e * n[0]
 		q[2*i+1] += e * n[1]
+		s.sweep.pushed(i, e)
 		return -g, true
 	}
 	return -g, false
+}
+
+// pushed adds d, the length of a push of ball i (its unit normal times
+// d), to its dist (when SweepContacts keeps it).
+func (sw *sweeper) pushed(i int, d float64) {
+	if i < len(sw.ball) {
+		sw.ball[i].dist += d
+	}
+}
+
+// gapMargin bounds, with room to spare, the rounding of contact c's gap at
+// q and of the distances its balls moved: a contact is skipped only while
+// its gap is certainly above the threshold by more than it.
+func (s *System) gapMargin(q []float64, c *Contact) float64 {
+	i := int(c.I)
+	if c.Kind == BallDrum {
+		dr := &s.Drums[c.Obj]
+		return 1e-9 * (dr.R + math.Abs(dr.C[0]) + math.Abs(dr.C[1]) + math.Abs(q[2*i]) + math.Abs(q[2*i+1]))
+	}
+	j := int(c.J)
+	return 1e-9 * (s.R[i] + s.R[j] + math.Abs(q[2*i]) + math.Abs(q[2*i+1]) + math.Abs(q[2*j]) + math.Abs(q[2*j+1]))
 }

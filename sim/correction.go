@@ -77,7 +77,8 @@ type ContactSweeper interface {
 	// current q, the push shared by the inverse masses; it stops after the
 	// first sweep in which no contact overlapped by more than tol when it
 	// came up, and returns the sweeps made and the largest overlap seen in
-	// the last.
+	// the last (exact wherever it is above min(−target, tol); a system may
+	// skip contacts it knows to be below that).
 	SweepContacts(q []float64, target, tol float64, maxSweeps int) (sweeps int, worst float64)
 }
 
