@@ -156,7 +156,7 @@ func TestMirrorOrder(t *testing.T) {
 	step1(s, &p)
 	sorted := func(q []float64) {
 		t.Helper()
-		f := s.orderFrame(q)
+		f := s.contactFrame(q, s.Contacts())
 		cs := s.Contacts()
 		at := map[[3]int32]int{}
 		for k, c := range s.det.cmpOrdered() {
@@ -261,7 +261,7 @@ func TestMirrorOrderImpulses(t *testing.T) {
 	if len(p.Keys) != len(cs) || p.ContactKeys() == nil {
 		t.Fatalf("%d keys for %d contacts", len(p.Keys), len(cs))
 	}
-	f := s.orderFrame(s.Q)
+	f := s.contactFrame(s.Q, cs)
 	for k := range cs {
 		if h, d := f.key(s.Q, &cs[k]); p.Keys[k] != [2]float64{h, d} {
 			t.Fatalf("key %d: %v, want (%v, %v)", k, p.Keys[k], h, d)
@@ -306,5 +306,69 @@ func TestMirrorOrderImpulses(t *testing.T) {
 				t.Errorf("%s: contact %d: %.17g with the keys, %.17g without", op.Name(), k, with[k], without[k])
 			}
 		}
+	}
+}
+
+// BenchmarkMirrorOrder: BuildProblem with and without the mirror order
+// on a crowded mirror system (5,000 balls and their images, 11,438
+// contacts), and the order alone (keys, frame, sort, gather: "order").
+func BenchmarkMirrorOrder(b *testing.B) {
+	for _, name := range []string{"off", "on", "order"} {
+		b.Run(name, func(b *testing.B) {
+			s := mirrorSystem(5000, 1)
+			s.MirrorOrder = name == "on"
+			var p mech.Problem
+			q1 := step1(s, &p)
+			saved := slices.Clone(s.Contacts())
+			b.ResetTimer()
+			for range b.N {
+				if name == "order" {
+					copy(s.det.contacts, saved)
+					s.det.mirrorOrder(s, s.Q)
+					continue
+				}
+				s.BuildProblem(s.Q, q1, s.V, &p)
+			}
+			b.ReportMetric(float64(len(saved)), "contacts")
+		})
+	}
+}
+
+// TestSortOrderKeys: the radix sort gives slices.SortFunc's order by
+// orderCmp, on keys with ties in h (runs short and long), in h and d,
+// ±0, negative and positive heights, below and above its threshold, and
+// allocates nothing once its scratch has grown.
+func TestSortOrderKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 7))
+	var tmp []orderKey
+	for _, n := range []int{0, 1, 5, 63, 64, 65, 500, 4000} {
+		for trial := range 4 {
+			keys := make([]orderKey, n)
+			for k := range keys {
+				h := math.Round(rng.NormFloat64()*40) / 4 // many ties
+				switch {
+				case trial == 1:
+					h = rng.NormFloat64() * 1e3 // few
+				case trial == 2 && k%3 == 0:
+					h = math.Copysign(0, rng.NormFloat64())
+				case trial == 3:
+					h = float64(k / 40) // runs of 40
+				}
+				d := math.Abs(math.Round(rng.NormFloat64() * 4))
+				keys[k] = orderKey{h, d, int32(k)}
+			}
+			want := slices.Clone(keys)
+			slices.SortFunc(want, orderCmp)
+			tmp = sortOrderKeys(keys, tmp)
+			for k := range keys {
+				if orderCmp(keys[k], want[k]) != 0 || keys[k].k != want[k].k {
+					t.Fatalf("n %d trial %d: at %d got %v, want %v", n, trial, k, keys[k], want[k])
+				}
+			}
+		}
+	}
+	keys := make([]orderKey, 4000)
+	if a := testing.AllocsPerRun(5, func() { tmp = sortOrderKeys(keys, tmp) }); a != 0 {
+		t.Errorf("%v allocations", a)
 	}
 }

@@ -77,7 +77,8 @@ type detector struct {
 	ordered bool
 	byCmp   []Contact
 	okeys   []orderKey
-	cnt     []int32 // sortHits: per ball, then the end of its group
+	otmp    []orderKey // sortOrderKeys' scratch
+	cnt     []int32    // sortHits: per ball, then the end of its group
 
 	// Parallel tasks: the arguments of the current call and per-chunk
 	// outputs, concatenated in chunk order (so the result does not depend on

@@ -111,10 +111,11 @@ func TestCorrectionLeavesScenesWithoutPenetration(t *testing.T) {
 
 // The correction, by either method, keeps the step bitwise independent of
 // the worker count and allocation-free (a 2,000-ball drop forming its
-// pile).
+// pile); so does the projection with the mirror order (the default of the
+// built-in scenes with gravity).
 func TestCorrectionDeterministicAndAllocationFree(t *testing.T) {
-	for _, mode := range []string{"on", "ngs"} {
-		on := CorrectionOptions{Mode: mode}
+	for _, on := range []CorrectionOptions{{Mode: "on"}, {Mode: "ngs"}, {Mode: "on", MirrorOrder: "on"}} {
+		mode := on.Mode
 		const n, steps = 2000, 300
 		ref := runDrumWith(t, n, "drop", Options{Operator: "gr", Workers: 1, Correction: on}, steps)
 		if ref.Stepper.Last.Correction.Passes == 0 {
