@@ -9,6 +9,7 @@ import (
 
 	"impactsim/mech"
 	"impactsim/par"
+	"impactsim/scratch"
 )
 
 // GR is the Generalized Reflections operator (Alg. 2 of Smith et al. 2012).
@@ -28,11 +29,13 @@ type GR struct {
 	ker         lcpSolve
 	warm        warmStart
 
-	vt     []float64 // ṽ
-	vtSet  bool      // ṽ is the last Resolve's v⁻ + M⁻¹Gλ (see Velocity)
-	u      []float64 // Gᵀṽ
-	idx    []int     // violator indices
-	vio    [][]int   // per range of normalChunk: its violators (then idx)
+	vt    []float64 // ṽ
+	vtSet bool      // ṽ is the last Resolve's v⁻ + M⁻¹Gλ (see Velocity)
+	u     []float64 // Gᵀṽ
+	idx   []int     // violator indices (in arena while a lent one is used)
+	vio   [][]int   // per range of normalChunk: its violators (then idx)
+	// arena: LendArena's, for the next Resolve's per-iteration arrays
+	arena  *scratch.Arena
 	vtol   float64   // the violator tolerance while Resolve runs
 	scr    []float64 // Gλ (length n): o.vt itself, or scrOwn
 	scrOwn []float64
@@ -66,8 +69,20 @@ func (o *GR) normalChunk(w, lo, hi int) {
 }
 
 // violators sets o.idx to the violators the nr ranges of normalChunk
-// listed, in increasing order (the ranges are consecutive).
-func (o *GR) violators(nr int) {
+// listed, in increasing order (the ranges are consecutive): in ar's
+// phase when ar is not nil.
+func (o *GR) violators(nr int, ar *scratch.Arena) {
+	if ar != nil {
+		total := 0
+		for _, v := range o.vio[:nr] {
+			total += len(v)
+		}
+		o.idx = scratch.Take[int](ar, total)[:0]
+		for _, v := range o.vio[:nr] {
+			o.idx = append(o.idx, v...)
+		}
+		return
+	}
 	if nr == 1 {
 		o.idx, o.vio[0] = o.vio[0], o.idx // no copy: swap the storage
 		return
@@ -129,14 +144,35 @@ func NewGR(vtol float64, solver string) (*GR, error) {
 // Name returns "gr".
 func (o *GR) Name() string { return "gr" }
 
+// LendArena gives the next Resolve the storage of a (from its current
+// phase on; scratch.Arena.Take, which grows a when it is short) for its
+// first-push record (FirstPush, then valid as long as that phase) and
+// for each reflection's violator list and its kernel's island split (the
+// violators' components and their columns grouped), instead of GR's own:
+// the caller's arena, whose other contents are dead meanwhile (the fast
+// sphere path's big islands: the step's arena, spheres' workspace.scr,
+// which Alg. 3 takes next; at the 60k layer's landing ≈ 1.4 MB of GR's
+// own). The same bits.
+func (o *GR) LendArena(a *scratch.Arena) { o.arena = a }
+
 // Resolve runs Alg. 2 on p.
 func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	m, n := p.NContacts(), p.NDof()
 	var st mech.Stats
+	ar := o.arena
+	o.arena = nil
+	if ar != nil {
+		o.ker.arena = ar
+		defer func() {
+			// the arena's slices are the lender's again (FirstPush's
+			// record stays readable as long as its phase)
+			o.idx, o.ker.arena, o.ker.isl.root, o.ker.isl.order = nil, nil, nil, nil
+		}()
+	}
 	for i := range lambda[:m] {
 		lambda[i] = 0
 	}
-	o.resetPush(m)
+	o.resetPushIn(m, ar)
 	o.vtSet = false
 	if m == 0 {
 		if o.cfg.WarmStart {
@@ -163,9 +199,16 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	clear(o.runsSet)
 	o.p, o.g = p, p.Normals()
 	defer func() { o.p, o.g = nil, nil }()
+	mark := 0 // each reflection's part of ar's phase
+	if ar != nil {
+		mark = ar.Mark()
+	}
 	for iter := 0; ; iter++ {
+		if ar != nil {
+			ar.Release(mark)
+		}
 		pool.For(m, 4096, o.fNormal) // u = Gᵀṽ + NRel, and the violators
-		o.violators(pool.Chunks(m, 4096))
+		o.violators(pool.Chunks(m, 4096), ar)
 		if len(o.idx) == 0 {
 			if iter == 0 && o.cfg.WarmStart {
 				o.warm.skip()

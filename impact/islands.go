@@ -1,5 +1,7 @@
 package impact
 
+import "impactsim/scratch"
+
 // islands splits the columns of a constraint matrix into connected
 // components of the contact graph (bodies are nodes, contacts are edges;
 // static geometry joins nothing). The impact QP is separable across
@@ -9,11 +11,14 @@ type islands struct {
 	// The per-body and per-column arrays are 32-bit: they are as long as
 	// the system and its contact list.
 	parent []int32 // union–find over bodies
-	root   []int32 // per column: its component
-	order  []int   // columns grouped by component
-	start  []int   // component c holds order[start[c]:start[c+1]]
-	rootID []int32 // body → component index (−1 if unassigned)
-	count  []int
+	root   []int32 // per column: its component (rootOwn, or an arena's)
+	order  []int   // columns grouped by component (orderOwn, or an arena's)
+	// root's and order's own storage
+	rootOwn  []int32
+	orderOwn []int
+	start    []int   // component c holds order[start[c]:start[c+1]]
+	rootID   []int32 // body → component index (−1 if unassigned)
+	count    []int
 	// clean says that parent[b] = b and rootID[b] = −1 for every body:
 	// split leaves them so (it restores the entries of the bodies its
 	// columns touch), so that the next split need not reset all nb
@@ -42,7 +47,11 @@ func (s *islands) find(b int) int {
 // is nil), nb bodies in all. Columns keep
 // their relative order inside a component and components are ordered by
 // their first column, so the grouping is deterministic.
-func (s *islands) split(m, nb int, bodies []int, colMap []int) {
+func (s *islands) split(m, nb int, bodies []int, colMap []int) { s.splitIn(m, nb, bodies, colMap, nil) }
+
+// splitIn is split with root and order taken from ar's phase when ar is
+// not nil.
+func (s *islands) splitIn(m, nb int, bodies []int, colMap []int, ar *scratch.Arena) {
 	if !s.clean || len(s.parent) != nb {
 		s.parent = growInt32(s.parent, nb)
 		s.rootID = growInt32(s.rootID, nb)
@@ -69,7 +78,12 @@ func (s *islands) split(m, nb int, bodies []int, colMap []int) {
 			}
 		}
 	}
-	s.root = growInt32(s.root, m)
+	if ar != nil {
+		s.root = scratch.Take[int32](ar, m)
+	} else {
+		s.rootOwn = growInt32(s.rootOwn, m)
+		s.root = s.rootOwn
+	}
 	s.count = s.count[:0]
 	for j := 0; j < m; j++ {
 		jj := j
@@ -96,7 +110,12 @@ func (s *islands) split(m, nb int, bodies []int, colMap []int) {
 		s.start[c+1] = s.start[c] + s.count[c]
 		s.count[c] = s.start[c]
 	}
-	s.order = growInt(s.order, m)
+	if ar != nil {
+		s.order = scratch.Take[int](ar, m)
+	} else {
+		s.orderOwn = growInt(s.orderOwn, m)
+		s.order = s.orderOwn
+	}
 	for j := 0; j < m; j++ {
 		c := s.root[j]
 		s.order[s.count[c]] = j

@@ -8,6 +8,7 @@ import (
 	"impactsim/mech"
 	"impactsim/par"
 	"impactsim/qp"
+	"impactsim/scratch"
 )
 
 // lcpSolve is the shared kernel of LCP and GR: for the columns G of a
@@ -53,7 +54,10 @@ type lcpSolve struct {
 	loose []bool
 	// warm, when set, supplies the islands' initial guesses and records
 	// this call's impulses for the next (Config.WarmStart).
-	warm   *warmStart
+	warm *warmStart
+	// arena, when set, holds the island split's per-column arrays for
+	// the call (GR.LendArena)
+	arena  *scratch.Arena
 	bodies []int
 	self   *lcpSolve
 	// per worker: a column of a matrix-free g (singles)
@@ -133,7 +137,7 @@ func (s *lcpSolve) solve(g mech.Normals, minv *mech.BlockDiag, bodies []int, u, 
 	if err := s.workers(); err != nil {
 		return st, err
 	}
-	s.isl.split(m, minv.NumBlocks(), bodies, s.colMap)
+	s.isl.splitIn(m, minv.NumBlocks(), bodies, s.colMap, s.arena)
 	s.g, s.minv, s.u, s.eps, s.yOut, s.bodies = g, minv, u, eps, y, bodies
 	defer s.clearArgs()
 	s.big = s.big[:0]

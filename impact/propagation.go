@@ -1,5 +1,7 @@
 package impact
 
+import "impactsim/scratch"
+
 // Propagation is implemented by the operators that resolve a problem in
 // successive iterations — GR's reflections (Alg. 2), QCE's sweeps (Zhang
 // et al. Alg. 1; QCE-LCP's QCE stage), the pairwise sweeps — in which an
@@ -13,17 +15,28 @@ type Propagation interface {
 }
 
 // firstPush records the iteration at which each contact is first pushed.
-type firstPush struct{ it []int32 }
+type firstPush struct {
+	it  []int32 // the record: own, or in an arena lent to the operator
+	own []int32
+}
 
 // FirstPush implements Propagation.
 func (f *firstPush) FirstPush() []int32 { return f.it }
 
 // resetPush starts the record for m contacts.
-func (f *firstPush) resetPush(m int) {
-	if cap(f.it) < m {
-		f.it = make([]int32, m, m+m/4+8)
+func (f *firstPush) resetPush(m int) { f.resetPushIn(m, nil) }
+
+// resetPushIn is resetPush with the record in ar's phase when ar is not
+// nil (then valid as long as that phase: GR.LendArena).
+func (f *firstPush) resetPushIn(m int, ar *scratch.Arena) {
+	if ar != nil {
+		f.it = scratch.Take[int32](ar, m)
+	} else {
+		if cap(f.own) < m {
+			f.own = make([]int32, m, m+m/4+8)
+		}
+		f.it = f.own[:m]
 	}
-	f.it = f.it[:m]
 	clear(f.it)
 }
 

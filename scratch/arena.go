@@ -13,6 +13,19 @@ type Arena struct {
 // memory is the next slices').
 func (a *Arena) Reset() { a.off = 0 }
 
+// Mark returns the current end of the phase, for Release.
+func (a *Arena) Mark() int { return a.off }
+
+// Release ends the part of the phase taken since Mark returned mark: the
+// slices taken since are dead, and their memory is the next slices'. A
+// phase's own sub-phases (a solver's iterations) use it.
+func (a *Arena) Release(mark int) {
+	if mark < 0 || mark > a.off {
+		panic("scratch: release past the phase's end")
+	}
+	a.off = mark
+}
+
 // Words returns the number of 8-byte words the arena holds.
 func (a *Arena) Words() int { return len(a.buf) }
 

@@ -83,6 +83,20 @@ func TestArenaGrows(t *testing.T) {
 	}
 }
 
+// Release gives the words taken since Mark to the next slices.
+func TestMarkRelease(t *testing.T) {
+	var a Arena
+	a.Floats(100)
+	a.Reset()
+	a.Floats(3)
+	mk := a.Mark()
+	h := a.Floats(2)
+	a.Release(mk)
+	if h2 := a.Floats(2); &h2[0] != &h[0] || a.Used() != mk+2 {
+		t.Fatal("the words released are not the next ones taken")
+	}
+}
+
 // TryTake takes only what fits, and never grows the buffer.
 func TestTryTakeWhatFits(t *testing.T) {
 	var a Arena

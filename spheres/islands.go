@@ -305,6 +305,11 @@ func (s *System) solveIsland(wk, a int) {
 	c := u.sched[a]
 	cols := u.order[u.start[c]:u.start[c+1]]
 	s.buildIsland(iw, c+1, cols, wk == s.pool.Workers() && s.pool.Workers() > 1)
+	if wk == s.pool.Workers() {
+		// the pooled law's solve takes scr (lawInstance.arena): the marks
+		// are dead, and must not keep a buffer scr outgrows alive
+		u.stamp, u.loc = nil, nil
+	}
 	p := &iw.p
 	m, nd, nb := len(cols), p.NTangents(), len(iw.bodies)
 	iw.lambda = growF(iw.lambda, m)

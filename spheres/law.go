@@ -148,7 +148,8 @@ type lawInstance struct {
 	keepV bool // tests: GR's ṽ is not lent to Alg. 3's QP solve
 	// arena, when set, is storage dead while this instance solves (the
 	// step's workspace.scr, for the pooled instance that solves the big
-	// islands one at a time), lent to Alg. 3 (MaxDissipation.LendArena)
+	// islands one at a time), lent to GR (GR.LendArena), then to Alg. 3
+	// (MaxDissipation.LendArena)
 	arena *scratch.Arena
 }
 
@@ -190,6 +191,15 @@ func (li *lawInstance) solve(p *mech.Problem, lambda, beta []float64, v0 float64
 	case li.blcp != nil:
 		st, err = li.blcp.Solve(p, lambda, beta)
 	default:
+		if li.arena != nil && !li.keepV {
+			// a phase of the step's arena (nothing of the step's in it is
+			// live) for GR's per-reflection arrays (GR.LendArena; its
+			// first-push record, which nothing here reads, ends with it)
+			li.arena.Reset()
+			if la, ok := li.inner.(interface{ LendArena(*scratch.Arena) }); ok {
+				la.LendArena(li.arena)
+			}
+		}
 		st, err = li.op.Resolve(p, lambda)
 		clear(beta[:p.NTangents()])
 		if err == nil && li.fr != nil && p.NTangents() > 0 {
@@ -208,7 +218,7 @@ func (li *lawInstance) solve(p *mech.Problem, lambda, beta []float64, v0 float64
 					}
 					li.mdp.LendNorm(p.CoR) // read only by the impact operator
 					if li.arena != nil {
-						li.arena.Reset() // nothing of the step's in it is live
+						li.arena.Reset() // GR's arrays in it are dead
 						li.mdp.LendArena(li.arena)
 					}
 					if li.beta0 == 0 {
