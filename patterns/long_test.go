@@ -50,6 +50,18 @@ import (
 //	  IMPACTSIM_PATTERNS=squares IMPACTSIM_PATTERNS_N=82107
 //	  IMPACTSIM_PATTERNS_CYCLES=25 IMPACTSIM_PATTERNS_MEASURE=shell
 //
+// Under the exact measure (IMPACTSIM_PATTERNS_MEASURE=exact with the
+// settings above; BENCHMARKS.md "patmeasure", from the runs' states after
+// every sample) only the squares in the 116.98σ cell pass: 4 peaks in 8
+// of 8, 41.36σ, λ/H +6.1 %. The stripes fail the count (4 in 8 of 8: (0,
+// 5) and (5, 0) at 0.35–0.42 of its power, 20σ, −13.2 %), and so do the
+// 100σ squares at 2·10⁻⁴, 70 periods (IMPACTSIM_PATTERNS=squares
+// IMPACTSIM_PATTERNS_CYCLES=70 IMPACTSIM_PATTERNS_DT=2e-4
+// IMPACTSIM_PATTERNS_MEASURE=exact: 2 in 16 of 23, 44.72σ, +14.7 %). The
+// hexagons at 2·10⁻⁴ fail both count and λ (2 in 6 of 6, 22.36σ,
+// −16.6 %); the binary of main 00bd8be repeated that run and under the
+// ring measure it no longer passes (6 peaks in 4 of 6, −15.6 %).
+//
 // Each run's files go to out/patterns-long/<pattern>_h<h>/. At 60,000
 // spheres a run of 40 periods takes about an hour on the 2 shared cores.
 func TestPatternsLong(t *testing.T) {
