@@ -76,7 +76,7 @@
 // impact operator (mech.Problem.Keys), and GR and LCP give such an island,
 // when its problem is bitwise invariant under swapping its pairs, the
 // average of its solution and the swapped one. The 10K mirror drop is
-// then bitwise symmetric through all 1,000 steps, with and without the
+// then bitwise symmetric through all 2,000 steps run, with and without the
 // position correction (143 steps in the detection's order; 290 with the
 // order alone). With unequal masses an axis-spanning contact's Delassus
 // diagonal (its two balls' terms, summed in index order) may round

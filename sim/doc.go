@@ -101,7 +101,7 @@
 // of impactsim's built-in scenes with gravity) and an island that spans
 // the axis averaged with its image in GR and LCP as in the projection
 // (mech.Problem.Keys), the step keeps it too: the 10K mirror drop is
-// exactly symmetric through all 1,000 steps with the projection, with ngs
+// exactly symmetric through all 2,000 steps run with the projection, with ngs
 // and without the correction (with the order alone it broke at step 297,
 // 296 and 291). The stepper's v⁺ sum over a ball's contacts needs no
 // change: in key order a ball and its image meet their contacts in
