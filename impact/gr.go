@@ -163,10 +163,12 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	o.arena = nil
 	if ar != nil {
 		o.ker.arena = ar
+		o.ker.isl.lend(ar, p.MInv.NumBlocks())
 		defer func() {
 			// the arena's slices are the lender's again (FirstPush's
 			// record stays readable as long as its phase)
-			o.idx, o.ker.arena, o.ker.isl.root, o.ker.isl.order = nil, nil, nil, nil
+			o.idx, o.ker.arena = nil, nil
+			o.ker.isl.unlend()
 		}()
 	}
 	for i := range lambda[:m] {

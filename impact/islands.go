@@ -10,15 +10,15 @@ import "impactsim/scratch"
 type islands struct {
 	// The per-body and per-column arrays are 32-bit: they are as long as
 	// the system and its contact list.
-	parent []int32 // union–find over bodies
+	parent []int32 // union–find over bodies (parentOwn, or an arena's: lend)
 	root   []int32 // per column: its component (rootOwn, or an arena's)
 	order  []int   // columns grouped by component (orderOwn, or an arena's)
-	// root's and order's own storage
-	rootOwn  []int32
-	orderOwn []int
-	start    []int   // component c holds order[start[c]:start[c+1]]
-	rootID   []int32 // body → component index (−1 if unassigned)
-	count    []int
+	// parent's, rootID's, root's and order's own storage
+	parentOwn, rootIDOwn, rootOwn []int32
+	orderOwn                      []int
+	start                         []int   // component c holds order[start[c]:start[c+1]]
+	rootID                        []int32 // body → component index (−1 if unassigned; rootIDOwn, or an arena's)
+	count                         []int
 	// clean says that parent[b] = b and rootID[b] = −1 for every body:
 	// split leaves them so (it restores the entries of the bodies its
 	// columns touch), so that the next split need not reset all nb
@@ -53,8 +53,9 @@ func (s *islands) split(m, nb int, bodies []int, colMap []int) { s.splitIn(m, nb
 // not nil.
 func (s *islands) splitIn(m, nb int, bodies []int, colMap []int, ar *scratch.Arena) {
 	if !s.clean || len(s.parent) != nb {
-		s.parent = growInt32(s.parent, nb)
-		s.rootID = growInt32(s.rootID, nb)
+		s.parentOwn = growInt32(s.parentOwn, nb)
+		s.rootIDOwn = growInt32(s.rootIDOwn, nb)
+		s.parent, s.rootID = s.parentOwn, s.rootIDOwn
 		for b := range s.parent {
 			s.parent[b] = int32(b)
 			s.rootID[b] = -1
@@ -135,6 +136,25 @@ func (s *islands) splitIn(m, nb int, bodies []int, colMap []int, ar *scratch.Are
 		}
 	}
 	s.clean = true
+}
+
+// lend makes the following splits (of nb bodies) keep their per-body
+// union–find and numbering in ar's phase, taken and set clean here, until
+// unlend (GR.LendArena: for one Resolve, whose reflections' splits each
+// leave them clean).
+func (s *islands) lend(ar *scratch.Arena, nb int) {
+	s.parent, s.rootID = scratch.Take[int32](ar, nb), scratch.Take[int32](ar, nb)
+	for b := range s.parent {
+		s.parent[b] = int32(b)
+		s.rootID[b] = -1
+	}
+	s.clean = true
+}
+
+// unlend ends lend: the arena's slices are the lender's again, and the
+// next split sets its own storage.
+func (s *islands) unlend() {
+	s.parent, s.rootID, s.root, s.order, s.clean = nil, nil, nil, nil, false
 }
 
 // n returns the number of components.
