@@ -131,5 +131,11 @@
 // from the contacts' impulses at the two previous calls (warmstart.go); the
 // violators of GR iteration k+1 had zero impulse at iteration k, so later
 // iterations have nothing to start from. WarmStarter saves and restores
-// that memory with a simulation's state.
+// that memory with a simulation's state. GR.LendArena lets a caller lend
+// GR storage it does not read meanwhile (scratch.Arena) for one Resolve's
+// per-reflection arrays — the violator list, the split's union–find and
+// groups — and its first-push record, with the same bits
+// (TestGRLentArena): the fast sphere path lends its step's arena, whose
+// broad-phase and split arrays are dead by then and which Alg. 3 takes
+// next.
 package impact

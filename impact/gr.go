@@ -164,11 +164,17 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	if ar != nil {
 		o.ker.arena = ar
 		o.ker.isl.lend(ar, p.MInv.NumBlocks())
+		words := ar.Words()
 		defer func() {
 			// the arena's slices are the lender's again (FirstPush's
 			// record stays readable as long as its phase)
 			o.idx, o.ker.arena = nil, nil
 			o.ker.isl.unlend()
+			if ar.Words() != words {
+				// the arena grew: the record moves to GR's own storage,
+				// so that it does not keep the outgrown buffer alive
+				o.keepPush()
+			}
 		}()
 	}
 	for i := range lambda[:m] {

@@ -40,6 +40,12 @@ func (f *firstPush) resetPushIn(m int, ar *scratch.Arena) {
 	clear(f.it)
 }
 
+// keepPush moves the record into f's own storage.
+func (f *firstPush) keepPush() {
+	f.own = append(f.own[:0], f.it...)
+	f.it = f.own
+}
+
 // push records that the contacts idx are pushed in iteration iter (from 1).
 func (f *firstPush) push(idx []int, iter int) {
 	for _, k := range idx {
