@@ -562,6 +562,9 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 			if cap(o.norm) < m {
 				l.Lend(o.norm[:cap(o.norm)]) // else b's
 			}
+			if r := o.sf.listsRest(); r != nil {
+				l.Lend(r) // the spheres' lists of directions
+			}
 		}
 	}
 	r, err := o.solver.Solve(&o.prob, o.z)

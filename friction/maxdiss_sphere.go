@@ -71,7 +71,6 @@ type sphereDelassus struct {
 	rp   []int32    // row a of A is col, val [rp[a], rp[a+1])
 	col  []int32
 	val  []float64
-	diag []float64
 	sig  []float64 // σ_b: M⁻¹'s scalar blocks (the problem's storage)
 	kap  []float64 // κ_b (the basis's storage)
 	pool *par.Pool
@@ -87,11 +86,15 @@ type sphereDelassus struct {
 	w, norm       []float64
 	idx           []int32
 	// the per-call arrays' own storage, for what a lent arena
-	// (MaxDissipation.LendArena) does not hold
+	// (MaxDissipation.LendArena) does not hold; the lists ptr and adj,
+	// read only while A is assembled, in an arena of their own (lists),
+	// whose storage is then lent to the QP solver (MaxDissipation)
 	own struct {
-		sq, val, diag     []float64
-		ij                [][2]int32
-		ptr, adj, rp, col []int32
+		sq, val    []float64
+		ij         [][2]int32
+		rp, col    []int32
+		lists      scratch.Arena
+		listsTaken bool
 	}
 }
 
@@ -108,10 +111,34 @@ func slot[T scratch.Plain](ar *scratch.Arena, own *[]T, n int) []T {
 	return *own
 }
 
+// list returns n int32s for the lists ptr, adj: from the lent arena ar
+// when it holds them, else from own.lists.
+func (a *sphereDelassus) list(ar *scratch.Arena, n int) []int32 {
+	if ar != nil {
+		if s, ok := scratch.TryTake[int32](ar, n); ok {
+			return s
+		}
+	}
+	a.own.listsTaken = true
+	return a.own.lists.Int32s(n)
+}
+
+// listsRest returns own.lists' storage once A is assembled (the lists are
+// not read again in the call), for the QP solver's vectors; nil when this
+// call took nothing from it (the lists in a lent arena).
+func (a *sphereDelassus) listsRest() []float64 {
+	if !a.own.listsTaken {
+		return nil
+	}
+	a.ptr, a.adj = nil, nil
+	a.own.lists.Reset()
+	return a.own.lists.Rest()
+}
+
 // drop forgets the call's arrays (after a call whose arrays may be in a
 // lent arena, which is the lender's again).
 func (a *sphereDelassus) drop() {
-	a.sq, a.ij, a.ptr, a.adj, a.rp, a.col, a.val, a.diag = nil, nil, nil, nil, nil, nil, nil, nil
+	a.sq, a.ij, a.ptr, a.adj, a.rp, a.col, a.val = nil, nil, nil, nil, nil, nil, nil
 }
 
 // sphereFree reports whether p's friction basis is a SphereBasis on
@@ -149,7 +176,9 @@ func (a *sphereDelassus) build(sb SphereBasis, minv *mech.BlockDiag, idx []int32
 	a.run(m, a.fFill)
 	a.basis, a.idx, a.w, a.norm = nil, nil, nil, nil
 	// each sphere's list of directions (a counting sort: increasing)
-	a.ptr = slot(ar, &a.own.ptr, nb+1)
+	a.own.lists.Reset()
+	a.own.listsTaken = false
+	a.ptr = a.list(ar, nb+1)
 	clear(a.ptr)
 	for _, ij := range a.ij[:m] {
 		a.ptr[ij[0]+1]++
@@ -160,7 +189,7 @@ func (a *sphereDelassus) build(sb SphereBasis, minv *mech.BlockDiag, idx []int32
 	for b := 0; b < nb; b++ {
 		a.ptr[b+1] += a.ptr[b]
 	}
-	a.adj = slot(ar, &a.own.adj, int(a.ptr[nb]))
+	a.adj = a.list(ar, int(a.ptr[nb]))
 	for k, ij := range a.ij[:m] {
 		a.adj[a.ptr[ij[0]]] = int32(2 * k)
 		a.ptr[ij[0]]++
@@ -179,7 +208,6 @@ func (a *sphereDelassus) build(sb SphereBasis, minv *mech.BlockDiag, idx []int32
 		a.rp[k+1] += a.rp[k]
 	}
 	a.col, a.val = slot(ar, &a.own.col, int(a.rp[m])), slot(ar, &a.own.val, int(a.rp[m]))
-	a.diag = slot(ar, &a.own.diag, m)
 	a.run(m, a.fRows)
 }
 
@@ -248,7 +276,7 @@ func (a *sphereDelassus) term(b int32, ek, ec int32) float64 {
 
 // writeRows writes the rows [lo, hi) of A, their columns in increasing
 // order, a column shared by both lists (the diagonal) summed sphere i
-// first, and the diagonal.
+// first.
 func (a *sphereDelassus) writeRows(_, lo, hi int) {
 	for k := lo; k < hi; k++ {
 		i, j := a.ij[k][0], a.ij[k][1]
@@ -270,9 +298,6 @@ func (a *sphereDelassus) writeRows(_, lo, hi int) {
 				p, q = p+1, q+1
 			}
 			a.col[e], a.val[e] = c, v
-			if c == int32(k) {
-				a.diag[k] = v
-			}
 		}
 	}
 }
@@ -301,8 +326,9 @@ func (a *sphereDelassus) bRange(_, lo, hi int) {
 // Dim returns the number of directions.
 func (a *sphereDelassus) Dim() int { return len(a.ij) }
 
-// Diag returns A_kk.
-func (a *sphereDelassus) Diag(k int) float64 { return a.diag[k] }
+// Diag returns A_kk, found in row k, which holds it (no vector of its
+// own: MPRGP reads the diagonal once per solve, to scale).
+func (a *sphereDelassus) Diag(k int) float64 { return a.At(k, k) }
 
 // At returns A_kl.
 func (a *sphereDelassus) At(k, l int) float64 {

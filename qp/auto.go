@@ -65,7 +65,7 @@ type Auto struct {
 	polish   Sparse
 	interior Interior
 
-	lent  [4][]float64 // Lend's buffers, for this Solve's MPRGP only
+	lent  [6][]float64 // Lend's buffers, for this Solve's MPRGP only
 	nlent int
 }
 
@@ -90,7 +90,7 @@ func (a *Auto) SetPool(pool *par.Pool) {
 
 // Solve implements Solver.
 func (a *Auto) Solve(p *Problem, y []float64) (Result, error) {
-	defer func() { a.lent, a.nlent = [4][]float64{}, 0 }()
+	defer func() { a.lent, a.nlent = [6][]float64{}, 0 }()
 	if p == nil || p.A == nil {
 		return Result{Method: MethodAuto}, fmt.Errorf("qp: nil problem or matrix")
 	}

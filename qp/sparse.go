@@ -90,7 +90,7 @@ type Sparse struct {
 	// not take from lent (Lend), kept for reuse; lent holds the buffers
 	// lent for the next Solve only.
 	own   [sparseVectors][]float64
-	lent  [4][]float64
+	lent  [6][]float64
 	nlent int
 }
 
@@ -101,7 +101,7 @@ const sparseVectors = 13
 // vectors of length m (the problem's dimension) as fit from the lent
 // buffers, in the order lent, instead of from its own storage, and writes
 // anything there; the caller must not use buf until Solve returns, and
-// Solve keeps no reference to it afterwards. Up to four buffers can be
+// Solve keeps no reference to it afterwards. Up to six buffers can be
 // lent before a Solve. The answer is the same bits whichever vectors are
 // lent (every vector is written before it is read); what is saved is the
 // memory of storage the caller holds anyway but does not need during the
@@ -201,7 +201,7 @@ func (sp *Sparse) unlend() {
 			*v = nil
 		}
 	}
-	sp.lent, sp.nlent = [4][]float64{}, 0
+	sp.lent, sp.nlent = [6][]float64{}, 0
 }
 
 // mulAdd sets dst = S A S v, plus S b with add.

@@ -26,6 +26,11 @@ func (a *Arena) Release(mark int) {
 	a.off = mark
 }
 
+// Rest returns the words of the buffer not taken in the current phase
+// (all of it after Reset), for a caller that lends them on as plain
+// storage (a solver's vectors) until its phase's next Take or Reset.
+func (a *Arena) Rest() []float64 { return a.buf[a.off:len(a.buf):len(a.buf)] }
+
 // Words returns the number of 8-byte words the arena holds.
 func (a *Arena) Words() int { return len(a.buf) }
 

@@ -95,6 +95,9 @@ func TestMarkRelease(t *testing.T) {
 	if h2 := a.Floats(2); &h2[0] != &h[0] || a.Used() != mk+2 {
 		t.Fatal("the words released are not the next ones taken")
 	}
+	if r := a.Rest(); len(r) != a.Words()-a.Used() || &r[0] != &a.Floats(1)[0] {
+		t.Fatal("Rest is not the words after the phase's")
+	}
 }
 
 // TryTake takes only what fits, and never grows the buffer.
