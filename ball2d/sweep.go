@@ -40,10 +40,13 @@ type sweeper struct {
 }
 
 // sweepBall is a ball's record in the sweeps: the clock when it was last
-// pushed and the length it was pushed through since the step began.
+// pushed, the length it was pushed through since the step began, and its
+// inverse mass (0 for a fixed ball) and radius, so that a ball pair's
+// push reads one record per ball.
 type sweepBall struct {
-	moved uint64
-	dist  float64
+	moved   uint64
+	dist, w float64
+	r       float64
 }
 
 // sweepState is a contact's record in the sweeps: its balls (the walls'
@@ -105,7 +108,14 @@ func (s *System) orderSweep(q []float64) {
 		// a new step: no ball pushed yet (moved clocks below every seen
 		// to come)
 		sw.ball = grow(sw.ball, nb+1)
-		clear(sw.ball)
+		for i := range nb {
+			var w float64
+			if !s.Fixed[i] {
+				w = 1 / s.M[i]
+			}
+			sw.ball[i] = sweepBall{w: w, r: s.R[i]}
+		}
+		sw.ball[nb] = sweepBall{}
 	}
 	// heights over the lowest ball (0 without gravity), in layers of the
 	// smallest radius
@@ -211,7 +221,13 @@ func (s *System) SweepContacts(q []float64, target, tol float64, maxSweeps int) 
 			}
 			sw.clock++
 			c := &cs[r.k]
-			v, pushed := s.pushContact(q, c, target)
+			var v float64
+			var pushed bool
+			if c.Kind == BallBall {
+				v, pushed = pushPair(q, int(r.i), int(r.j), bi, bj, target)
+			} else {
+				v, pushed = s.pushContact(q, c, target)
+			}
 			worst = math.Max(worst, v)
 			if pushed {
 				bi.moved = sw.clock
@@ -268,18 +284,9 @@ func (s *System) pushContact(q []float64, c *Contact, target float64) (float64, 
 		if !(wi+wj > 0) {
 			break
 		}
-		if d > 0 && !math.IsInf(d, 0) {
-			n = [2]float64{dx / d, dy / d}
-		} else {
-			n = pairNormal([2]float64{dx, dy}, [2]float64{}, [2]float64{dx, dy}, [2]float64{})
-		}
-		l := (target - g) / (wi + wj)
-		q[2*i] += wi * l * n[0]
-		q[2*i+1] += wi * l * n[1]
-		q[2*j] -= wj * l * n[0]
-		q[2*j+1] -= wj * l * n[1]
-		s.sweep.pushed(i, wi*l)
-		s.sweep.pushed(j, wj*l)
+		li, lj := pushApart(q, i, j, dx, dy, d, wi, wj, target-g)
+		s.sweep.pushed(i, li)
+		s.sweep.pushed(j, lj)
 		return -g, true
 	case BallDrum:
 		dr := &s.Drums[c.Obj]
@@ -302,6 +309,45 @@ func (s *System) pushContact(q []float64, c *Contact, target float64) (float64, 
 		return -g, true
 	}
 	return -g, false
+}
+
+// pushPair is pushContact for a BallBall contact of balls i and j with
+// records bi and bj: the same arithmetic on the same numbers.
+func pushPair(q []float64, i, j int, bi, bj *sweepBall, target float64) (float64, bool) {
+	dx, dy := q[2*i]-q[2*j], q[2*i+1]-q[2*j+1]
+	d := math.Sqrt(dx*dx + dy*dy)
+	g := d - bi.r - bj.r
+	if g != g {
+		return math.Inf(1), false
+	}
+	wi, wj := bi.w, bj.w
+	if !(g < target) || !(wi+wj > 0) {
+		return -g, false
+	}
+	li, lj := pushApart(q, i, j, dx, dy, d, wi, wj, target-g)
+	bi.dist += li
+	bj.dist += lj
+	return -g, true
+}
+
+// pushApart moves balls i and j, d = |(dx, dy)| apart (their centres'
+// difference), by e along their unit normal, shared by their inverse
+// masses wi and wj: xᵢ += wᵢλn, xⱼ −= wⱼλn with λ = e/(wᵢ + wⱼ); it
+// returns the lengths wᵢλ and wⱼλ.
+func pushApart(q []float64, i, j int, dx, dy, d, wi, wj, e float64) (float64, float64) {
+	var n [2]float64
+	if d > 0 && !math.IsInf(d, 0) {
+		n = [2]float64{dx / d, dy / d}
+	} else {
+		n = pairNormal([2]float64{dx, dy}, [2]float64{}, [2]float64{dx, dy}, [2]float64{})
+	}
+	l := e / (wi + wj)
+	li, lj := wi*l, wj*l
+	q[2*i] += li * n[0]
+	q[2*i+1] += li * n[1]
+	q[2*j] -= lj * n[0]
+	q[2*j+1] -= lj * n[1]
+	return li, lj
 }
 
 // pushed adds d, the length of a push of ball i (its unit normal times
