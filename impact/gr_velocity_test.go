@@ -73,9 +73,15 @@ func TestGRVelocityIsApplyImpulses(t *testing.T) {
 // same λ, ṽ and record bits as with its own, serial and on a pool; a
 // later Resolve without the arena does not write to it.
 func TestGRLentArena(t *testing.T) {
-	p := grPoolProblem(14, 3)
-	m := p.NContacts()
-	for _, nw := range []int{0, 2} {
+	// serial on a small problem; on 2 workers with more than 2·4096
+	// contacts, so that the violators come in two ranges (the arena
+	// path's concatenation)
+	for _, c := range []struct{ nw, side int }{{0, 14}, {2, 66}} {
+		nw, p := c.nw, grPoolProblem(c.side, 3)
+		m := p.NContacts()
+		if nw > 0 && m <= 2*4096 {
+			t.Fatalf("%d contacts: the pooled case needs more than %d", m, 2*4096)
+		}
 		t.Run(fmt.Sprint(nw), func(t *testing.T) {
 			solve := func(ar *scratch.Arena) ([]float64, []float64, []int32) {
 				o, done := grOnPool(t, nw)
