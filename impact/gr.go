@@ -34,6 +34,9 @@ type GR struct {
 	u     []float64 // Gᵀṽ
 	idx   []int     // violator indices (in arena while a lent one is used)
 	vio   [][]int   // per range of normalChunk: its violators (then idx)
+	// vr is the range lists in use: vio, or vioLent, in a lent arena
+	// (each range's list as long as the range)
+	vr, vioLent [][]int
 	// arena: LendArena's, for the next Resolve's per-iteration arrays
 	arena  *scratch.Arena
 	vtol   float64   // the violator tolerance while Resolve runs
@@ -59,13 +62,13 @@ type GR struct {
 func (o *GR) normalChunk(w, lo, hi int) {
 	u := o.u[lo:hi]
 	o.p.RelNormalVelocitiesRange(u, o.vt, lo, hi)
-	vio, vtol := o.vio[w][:0], o.vtol
+	vio, vtol := o.vr[w][:0], o.vtol
 	for k, x := range u {
 		if x < -vtol {
 			vio = append(vio, lo+k)
 		}
 	}
-	o.vio[w] = vio
+	o.vr[w] = vio
 }
 
 // violators sets o.idx to the violators the nr ranges of normalChunk
@@ -73,12 +76,16 @@ func (o *GR) normalChunk(w, lo, hi int) {
 // phase when ar is not nil.
 func (o *GR) violators(nr int, ar *scratch.Arena) {
 	if ar != nil {
+		if nr == 1 {
+			o.idx = o.vr[0] // the range's list, in the arena
+			return
+		}
 		total := 0
-		for _, v := range o.vio[:nr] {
+		for _, v := range o.vr[:nr] {
 			total += len(v)
 		}
 		o.idx = scratch.Take[int](ar, total)[:0]
-		for _, v := range o.vio[:nr] {
+		for _, v := range o.vr[:nr] {
 			o.idx = append(o.idx, v...)
 		}
 		return
@@ -168,7 +175,8 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 		defer func() {
 			// the arena's slices are the lender's again (FirstPush's
 			// record stays readable as long as its phase)
-			o.idx, o.ker.arena = nil, nil
+			o.idx, o.ker.arena, o.vr = nil, nil, nil
+			clear(o.vioLent)
 			o.ker.isl.unlend()
 			if ar.Words() != words {
 				// the arena grew: the record moves to GR's own storage,
@@ -208,12 +216,23 @@ func (o *GR) Resolve(p *mech.Problem, lambda []float64) (mech.Stats, error) {
 	o.p, o.g = p, p.Normals()
 	defer func() { o.p, o.g = nil, nil }()
 	mark := 0 // each reflection's part of ar's phase
+	o.vr = o.vio
 	if ar != nil {
 		mark = ar.Mark()
+		if nw := pool.Workers(); len(o.vioLent) < nw {
+			o.vioLent = make([][]int, nw)
+		}
+		o.vr = o.vioLent
 	}
 	for iter := 0; ; iter++ {
 		if ar != nil {
+			// the reflection's range lists, each as long as its range of
+			// pool.For (normalChunk never outgrows it)
 			ar.Release(mark)
+			nr := pool.Chunks(m, 4096)
+			for w := range nr {
+				o.vioLent[w] = scratch.Take[int](ar, (w+1)*m/nr-w*m/nr)
+			}
 		}
 		pool.For(m, 4096, o.fNormal) // u = Gᵀṽ + NRel, and the violators
 		o.violators(pool.Chunks(m, 4096), ar)
