@@ -158,8 +158,8 @@
 // (the mirror drop with mirrored step ends: all 400 steps tested); in the
 // plain mirror drop the step breaks the symmetry at step 100 (v⁺ sums a
 // ball's contact terms in list order) and 10⁻³ is reached at step 260
-// (139 with the index order inside a layer). It costs about 0.63 of the
-// projection's CPU there (still about 1.5 times the step, 1.34 times at
+// (139 with the index order inside a layer). It costs about 0.58 of the
+// projection's CPU there (still about 1.4 times the step, 1.2 times at
 // Tol 10⁻³ radii). Of a step's correction, the missed-contact search and
 // the gaps, paid even when nothing needs correcting, are about 0.4 times
 // the step and the sweeps about 0.7 times (BENCHMARKS.md "corrcheap",
