@@ -228,8 +228,6 @@ func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, e
 			o.t[i] = 0
 		}
 	}
-	mech.MulMInvCols(&o.mg, &p.G, &p.MInv)
-	mech.MulMInvCols(&o.md, &p.D, &p.MInv)
 	o.dg = grow(o.dg, m)
 	o.dd = grow(o.dd, nd)
 	for i := range o.dg {
@@ -248,13 +246,23 @@ func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, e
 	k := &o.pack
 	k.frictionColumns(p)
 	coloured := m >= o.colourFrom()
+	// A problem of the compact shape needs no M⁻¹ images (its colours
+	// come from its bodies); if its columns turn out not to have the
+	// compact form, it is coloured again from the images and packed.
+	shape := !o.noCompact && compactShape(p)
 	var order []int32
-	if coloured {
-		o.colours.colour(p, &o.mg, &o.md, k.fPtr, k.fCol)
+	if coloured && shape {
+		o.colours.colour(p, nil, nil, k.fPtr, k.fCol)
 		order = o.colours.order
 	}
-	o.useCompact = !o.noCompact && o.compact.compactFrom(p, o.dg, o.dd, o.t, k.fPtr, k.fCol, order)
+	o.useCompact = shape && o.compact.compactFrom(p, o.dg, o.dd, o.t, k.fPtr, k.fCol, order)
 	if !o.useCompact {
+		mech.MulMInvCols(&o.mg, &p.G, &p.MInv)
+		mech.MulMInvCols(&o.md, &p.D, &p.MInv)
+		if coloured {
+			o.colours.colour(p, &o.mg, &o.md, k.fPtr, k.fCol)
+			order = o.colours.order
+		}
 		k.build(p, &o.mg, &o.md, o.dg, o.dd, o.t, order)
 	}
 	if coloured {

@@ -43,9 +43,20 @@ type blcpColours struct {
 }
 
 // rowsOf returns the rows of v that contact i's columns and their M⁻¹
-// images touch (with repeats), in c.rs.
+// images touch (with repeats), in c.rs; with mg nil (a problem of the
+// compact shape, blcpCompact), all six rows of each of the contact's
+// bodies, which its compact update writes and which, for scalar blocks,
+// are the rows of its columns' images.
 func (c *blcpColours) rowsOf(p *mech.Problem, mg, md *mech.Cols, fPtr, fCol []int32, i int) []int32 {
 	c.rs = c.rs[:0]
+	if mg == nil {
+		for _, b := range p.Bodies[2*i : 2*i+2] {
+			for r := 6 * b; b >= 0 && r < 6*b+6; r++ {
+				c.rs = append(c.rs, int32(r))
+			}
+		}
+		return c.rs
+	}
 	c.rs = append(c.rs, p.G.Row[p.G.Ptr[i]:p.G.Ptr[i+1]]...)
 	c.rs = append(c.rs, mg.Row[mg.Ptr[i]:mg.Ptr[i+1]]...)
 	for _, j := range fCol[fPtr[i]:fPtr[i+1]] {
@@ -60,7 +71,8 @@ func (c *blcpColours) rowsOf(p *mech.Problem, mg, md *mech.Cols, fPtr, fCol []in
 const blockContacts = 8192
 
 // colour computes the order for p; fPtr, fCol are each contact's friction
-// columns (blcpPack.frictionColumns), mg and md M⁻¹G and M⁻¹D.
+// columns (blcpPack.frictionColumns), mg and md M⁻¹G and M⁻¹D (nil: by
+// the contacts' bodies, rowsOf).
 func (c *blcpColours) colour(p *mech.Problem, mg, md *mech.Cols, fPtr, fCol []int32) {
 	m := p.NContacts()
 	bs := blockContacts

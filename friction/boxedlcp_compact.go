@@ -75,12 +75,6 @@ const compactCross = 1e-12
 // friction columns.
 func (k *blcpCompact) compactFrom(p *mech.Problem, dg, dd, t []float64, fPtr, fCol []int32, order []int32) bool {
 	m := p.NContacts()
-	if p.Dim != 3 || !p.MInv.Scalar() || p.MInv.NumBlocks() == 0 || len(p.Bodies) < 2*m {
-		return false
-	}
-	if s, e := p.MInv.Bounds(0); s != 0 || e != 6 {
-		return false
-	}
 	if cap(k.c) < m {
 		k.c = make([]compactContact, m)
 	}
@@ -122,6 +116,17 @@ func (k *blcpCompact) compactFrom(p *mech.Problem, dg, dd, t []float64, fPtr, fC
 		}
 	}
 	return true
+}
+
+// compactShape reports whether p's bodies are those of the compact form:
+// 3D, M⁻¹ in scalar blocks of 6 (mech.BlockDiag's compact form), every
+// contact's bodies listed; compactFrom checks the columns.
+func compactShape(p *mech.Problem) bool {
+	if p.Dim != 3 || !p.MInv.Scalar() || p.MInv.NumBlocks() == 0 || len(p.Bodies) < 2*p.NContacts() {
+		return false
+	}
+	s, e := p.MInv.Bounds(0)
+	return s == 0 && e == 6
 }
 
 // cross returns aᵀM⁻¹b for two columns of the contact.

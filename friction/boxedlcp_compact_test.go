@@ -13,8 +13,9 @@ import (
 // is swept in the compact form, contact by contact and by colours. Its
 // answer satisfies the boxed LCP's conditions; its velocities equal the
 // packed sweep's (the same Gauss–Seidel steps, other rounding) to 1e-9 of
-// |v⁻|; the coloured solves are bitwise the same without a pool and on
-// 1, 2, 3 workers; a solve allocates nothing. A problem whose friction
+// |v⁻|; its colours (from the contacts' bodies) share no row of the
+// columns or their images; the coloured solves are bitwise the same
+// without a pool and on 1, 2, 3 workers; a solve allocates nothing. A problem whose friction
 // columns are not M⁻¹-orthogonal to the normal, or whose column is not
 // ±x on the two bodies, is packed.
 func TestBoxedLCPCompact(t *testing.T) {
@@ -69,6 +70,8 @@ func TestBoxedLCPCompact(t *testing.T) {
 			}
 			if lam0 == nil {
 				lam0, beta0 = lam, beta
+				order, start, blocks, _ := friction.ColourGroups(law) // coloured by bodies, checked by rows
+				checkColours(t, p, order, start, blocks)
 				blcpConditions(t, name+" coloured compact pile", name, p, lam, beta, velocities(lam, beta))
 				continue
 			}
@@ -111,14 +114,24 @@ func TestBoxedLCPCompact(t *testing.T) {
 	} {
 		q := scaledPile(6, 6, 4, 3)
 		c.spoil(q)
-		law := friction.NewBoxedLCP(normalOp(t, "lcp"))
-		lam, beta, _ := solveBLCPStats(t, law, q)
-		if friction.Compact(law) {
-			t.Errorf("%s: swept compact", c.name)
+		for _, nw := range []int{-1, 2} { // contact order; coloured on 2 workers
+			var law *friction.BoxedLCP
+			var lam, beta []float64
+			if nw < 0 {
+				law = friction.NewBoxedLCP(normalOp(t, "lcp"))
+				lam, beta, _ = solveBLCPStats(t, law, q)
+			} else {
+				law, lam, beta, _ = colouredSolve(t, "lcp", q, nw)
+				order, start, blocks, _ := friction.ColourGroups(law)
+				checkColours(t, q, order, start, blocks)
+			}
+			if friction.Compact(law) {
+				t.Errorf("%s: swept compact", c.name)
+			}
+			v := make([]float64, q.NDof())
+			q.ApplyImpulses(v, q.V, lam, beta, make([]float64, q.NDof()))
+			blcpConditions(t, c.name, "lcp", q, lam, beta, v)
 		}
-		v := make([]float64, q.NDof())
-		q.ApplyImpulses(v, q.V, lam, beta, make([]float64, q.NDof()))
-		blcpConditions(t, c.name, "lcp", q, lam, beta, v)
 	}
 }
 
