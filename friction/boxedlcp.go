@@ -230,19 +230,6 @@ func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, e
 	}
 	o.dg = grow(o.dg, m)
 	o.dd = grow(o.dd, nd)
-	for i := range o.dg {
-		o.dg[i] = mech.ColMInvNorm(&p.G, i, &p.MInv)
-	}
-	for j := range o.dd {
-		o.dd[j] = mech.ColMInvNorm(&p.D, j, &p.MInv)
-	}
-	// s₀: the impulse scale of the problem itself.
-	var s0 float64
-	for i := 0; i < m; i++ {
-		if o.dg[i] > 0 {
-			s0 = math.Max(s0, math.Abs(p.G.ColDot(i, p.V)+p.NRelAt(i))/o.dg[i])
-		}
-	}
 	k := &o.pack
 	k.frictionColumns(p)
 	coloured := m >= o.colourFrom()
@@ -255,8 +242,14 @@ func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, e
 		o.colours.colour(p, nil, nil, k.fPtr, k.fCol)
 		order = o.colours.order
 	}
-	o.useCompact = shape && o.compact.compactFrom(p, o.dg, o.dd, o.t, k.fPtr, k.fCol, order)
+	o.useCompact = shape && o.compact.compactFrom(p, o.dg, o.dd, o.t, lambda, k.fPtr, k.fCol, order)
 	if !o.useCompact {
+		for i := range o.dg {
+			o.dg[i] = mech.ColMInvNorm(&p.G, i, &p.MInv)
+		}
+		for j := range o.dd {
+			o.dd[j] = mech.ColMInvNorm(&p.D, j, &p.MInv)
+		}
 		mech.MulMInvCols(&o.mg, &p.G, &p.MInv)
 		mech.MulMInvCols(&o.md, &p.D, &p.MInv)
 		if coloured {
@@ -264,6 +257,13 @@ func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, e
 			order = o.colours.order
 		}
 		k.build(p, &o.mg, &o.md, o.dg, o.dd, o.t, order)
+	}
+	// s₀: the impulse scale of the problem itself.
+	var s0 float64
+	for i := 0; i < m; i++ {
+		if o.dg[i] > 0 {
+			s0 = math.Max(s0, math.Abs(p.G.ColDot(i, p.V)+p.NRelAt(i))/o.dg[i])
+		}
 	}
 	if coloured {
 		o.prepareWorkers()
@@ -278,6 +278,9 @@ func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, e
 		}
 		st.Iterations++
 		st.Sweeps++
+		if o.useCompact && (math.IsNaN(change) || change <= tol*scale || iter >= maxIter) {
+			o.compact.scatter(lambda, beta) // the impulses the sweeps kept in sweep order
+		}
 		if math.IsNaN(change) {
 			return st, fmt.Errorf("friction: blcp: non-finite impulse at sweep %d", iter)
 		}

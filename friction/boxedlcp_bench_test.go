@@ -122,3 +122,37 @@ func BenchmarkBoxedLCPPile(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkBoxedLCPStream reads an array once per op, four sums side by
+// side (MB/s = the read bandwidth of one goroutine): at the size of the
+// 60k landing's compact pack (52,469 contacts × 256 bytes, the largest
+// island of a 4-period run: the floor of a sweep is these bytes at this
+// rate) and at 256 MiB (main memory).
+func BenchmarkBoxedLCPStream(b *testing.B) {
+	for _, c := range []struct {
+		name  string
+		bytes int
+	}{{"landing-pack", 52469 * 256}, {"256MiB", 256 << 20}} {
+		b.Run(c.name, func(b *testing.B) {
+			a := make([]float64, c.bytes/8)
+			for i := range a {
+				a[i] = float64(i & 7)
+			}
+			b.SetBytes(int64(8 * len(a)))
+			var s float64
+			for b.Loop() {
+				var s0, s1, s2, s3 float64
+				for i := 0; i+4 <= len(a); i += 4 {
+					s0 += a[i]
+					s1 += a[i+1]
+					s2 += a[i+2]
+					s3 += a[i+3]
+				}
+				s += (s0 + s1) + (s2 + s3)
+			}
+			if s < 0 {
+				b.Fatal(s)
+			}
+		})
+	}
+}

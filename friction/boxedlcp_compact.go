@@ -23,7 +23,8 @@ import (
 //
 // Two things follow. The M⁻¹ images need not be stored (mᵢx, mᵢaᵢ, −mⱼx,
 // mⱼaⱼ are formed in the update), nor the rows (the body indices give
-// them): 256 bytes per contact against the packed form's ≈ 650
+// them; the contact's impulses and μ kept in it, in sweep order): 288
+// bytes per contact against the packed form's ≈ 650
 // (blcpPack: each column over the contact's local rows, its image, the
 // row list and the columns' headers). And, since the contact's columns
 // are M⁻¹-orthogonal, the update of one coordinate leaves the others'
@@ -50,6 +51,9 @@ type compactContact struct {
 	con    int32 // the contact (λ index)
 	jt, jo int32 // its friction columns (β indices), in D's order
 	mi, mj float64
+	// the impulses λ, βₜ, βₒ, kept here in sweep order during the solve
+	// (scatter writes them back), and μ
+	lam, bt, bo, mu float64
 	// the normal (n, 0 | −n, 0): its direction, reciprocal diagonal and
 	// known velocity
 	n          [3]float64
@@ -70,10 +74,10 @@ type compactCol struct {
 const compactCross = 1e-12
 
 // compactFrom fills k from p in the sweep order order (nil: contact
-// order), with the diagonals dg, dd and the normal targets t, and reports
-// whether p has the compact structure; fPtr, fCol are each contact's
-// friction columns.
-func (k *blcpCompact) compactFrom(p *mech.Problem, dg, dd, t []float64, fPtr, fCol []int32, order []int32) bool {
+// order), with the normal targets t and the starting λ (β = 0), writes
+// the diagonals cᵀM⁻¹c into dg, dd, and reports whether p has the
+// compact structure; fPtr, fCol are each contact's friction columns.
+func (k *blcpCompact) compactFrom(p *mech.Problem, dg, dd, t, lambda []float64, fPtr, fCol []int32, order []int32) bool {
 	m := p.NContacts()
 	if cap(k.c) < m {
 		k.c = make([]compactContact, m)
@@ -102,6 +106,8 @@ func (k *blcpCompact) compactFrom(p *mech.Problem, dg, dd, t []float64, fPtr, fC
 			!compactColumn(&cc.t, &p.D, int(fc[0]), bi, bj) || !compactColumn(&cc.o, &p.D, int(fc[1]), bi, bj) {
 			return false
 		}
+		dg[i], dd[fc[0]], dd[fc[1]] = cc.cross(&nc, &nc), cc.cross(&cc.t, &cc.t), cc.cross(&cc.o, &cc.o)
+		cc.lam, cc.bt, cc.bo, cc.mu = lambda[i], 0, 0, p.Mu[i]
 		cc.n, cc.ninv, cc.nrel = nc.x, recip(dg[i]), p.NRelAt(i)-t[i]
 		cc.t.inv, cc.t.rel = recip(dd[fc[0]]), p.DRelAt(int(fc[0]))
 		cc.o.inv, cc.o.rel = recip(dd[fc[1]]), p.DRelAt(int(fc[1]))
@@ -127,6 +133,14 @@ func compactShape(p *mech.Problem) bool {
 	}
 	s, e := p.MInv.Bounds(0)
 	return s == 0 && e == 6
+}
+
+// scatter writes the impulses the contacts hold into λ and β.
+func (k *blcpCompact) scatter(lambda, beta []float64) {
+	for q := range k.c {
+		cc := &k.c[q]
+		lambda[cc.con], beta[cc.jt], beta[cc.jo] = cc.lam, cc.bt, cc.bo
+	}
 }
 
 // cross returns aᵀM⁻¹b for two columns of the contact.
@@ -169,7 +183,6 @@ func compactColumn(cl *compactCol, c *mech.Cols, j, bi, bj int) bool {
 // [lo, hi), each by one step of its three coordinates from the same
 // velocities (blcpCompact), v updated once per contact.
 func (o *BoxedLCP) relaxCompact(lo, hi int, s float64) (change, scale float64) {
-	lambda, beta, mu := o.lam, o.bet, o.mu
 	v := o.v
 	// The largest change and impulse are kept as the bits of non-negative
 	// floats, whose order as integers is theirs as numbers (a NaN, after
@@ -188,22 +201,21 @@ func (o *BoxedLCP) relaxCompact(lo, hi int, s float64) (change, scale float64) {
 		un := (cc.n[0]*d0 + cc.n[1]*d1) + (cc.n[2]*d2 + cc.nrel)
 		ut := cc.t.prod(d0, d1, d2, vi, &vj)
 		uo := cc.o.prod(d0, d1, d2, vi, &vj)
-		i := cc.con
 		// λᵢ ← max(0, λᵢ − (gᵢᵀv + NRelᵢ − tᵢ)/Aᵢᵢ)
-		l0 := lambda[i]
+		l0 := cc.lam
 		l := l0
 		if cc.ninv > 0 {
 			l = l0 - un*cc.ninv
 			if l <= 0 { // not for a NaN, which goes on to the test
 				l = 0
 			}
-			lambda[i] = l
+			cc.lam = l
 			sb = max(sb, math.Float64bits(l))
 		}
 		dl := l - l0
 		// βⱼ ← clamp(βⱼ − (dⱼᵀv + DRelⱼ)/(dⱼᵀM⁻¹dⱼ), ±μᵢλᵢ)
-		bnd := mu[i] * l
-		bt0, bo0 := beta[cc.jt], beta[cc.jo]
+		bnd := cc.mu * l
+		bt0, bo0 := cc.bt, cc.bo
 		bt, bo := 0.0, 0.0
 		if bnd > 0 {
 			if cc.t.inv > 0 {
@@ -214,7 +226,7 @@ func (o *BoxedLCP) relaxCompact(lo, hi int, s float64) (change, scale float64) {
 			}
 		}
 		dbt, dbo := bt-bt0, bo-bo0
-		beta[cc.jt], beta[cc.jo] = bt, bo
+		cc.bt, cc.bo = bt, bo
 		cb = max(cb, math.Float64bits(math.Abs(dl)), math.Float64bits(math.Abs(dbt)), math.Float64bits(math.Abs(dbo)))
 		sb = max(sb, math.Float64bits(math.Abs(bt)), math.Float64bits(math.Abs(bo)))
 		if dl == 0 && dbt == 0 && dbo == 0 {
