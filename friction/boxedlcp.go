@@ -106,8 +106,9 @@ import (
 // of package spheres' islands — 6-DoF bodies with scalar M⁻¹ blocks, a
 // normal (n, 0 | −n, 0) and two friction columns (x, aᵢ | −x, aⱼ), the
 // three M⁻¹-orthogonal — the sweep keeps per contact only the two bodies,
-// their M⁻¹ scalars and the three columns' 3-vectors (256 bytes, not the
-// packed form's ≈ 650: no M⁻¹ images, no row lists), and, because the
+// their M⁻¹ scalars, the three columns' 3-vectors and its impulses and
+// μ (288 bytes, not the packed form's ≈ 650: no M⁻¹ images, no row
+// lists), and, because the
 // columns are M⁻¹-orthogonal (an update of one leaves the others'
 // products unchanged), it forms the three products from the same
 // velocities before the three updates and writes v once per contact.
@@ -115,9 +116,10 @@ import (
 // stopping test, tolerance and cap; the iterates differ from the packed
 // form's by rounding only (TestBoxedLCPCompact: velocities equal to
 // 3.5·10⁻¹⁴ of |v⁻| on a 215-contact pile, the same sweep counts). On a
-// 3,237-contact sphere pile a sweep costs 2.8 times less CPU
-// (BenchmarkBoxedLCPPile -scaled against -scaled-packed). Other problems
-// are packed as before.
+// 3,237-contact sphere pile a solve costs 2.8 times less CPU
+// (BenchmarkBoxedLCPPile -scaled against -scaled-packed); on the 60k
+// layer's landing the process's CPU halves (BENCHMARKS.md, qcesweep).
+// Other problems are packed as before.
 //
 // # Energy
 //

@@ -125,14 +125,14 @@ func BenchmarkBoxedLCPPile(b *testing.B) {
 
 // BenchmarkBoxedLCPStream reads an array once per op, four sums side by
 // side (MB/s = the read bandwidth of one goroutine): at the size of the
-// 60k landing's compact pack (52,469 contacts × 256 bytes, the largest
+// 60k landing's compact sweep (52,469 contacts × 288 bytes, the largest
 // island of a 4-period run: the floor of a sweep is these bytes at this
 // rate) and at 256 MiB (main memory).
 func BenchmarkBoxedLCPStream(b *testing.B) {
 	for _, c := range []struct {
 		name  string
 		bytes int
-	}{{"landing-pack", 52469 * 256}, {"256MiB", 256 << 20}} {
+	}{{"landing-pack", 52469 * 288}, {"256MiB", 256 << 20}} {
 		b.Run(c.name, func(b *testing.B) {
 			a := make([]float64, c.bytes/8)
 			for i := range a {
