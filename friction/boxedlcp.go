@@ -104,11 +104,12 @@ import (
 //
 // Compact form (boxedlcp_compact.go). When every contact has the shape
 // of package spheres' islands — 6-DoF bodies with scalar M⁻¹ blocks, a
-// normal (n, 0 | −n, 0) and two friction columns (x, aᵢ | −x, aⱼ), the
-// three M⁻¹-orthogonal — the sweep keeps per contact only the two bodies,
-// their M⁻¹ scalars, the three columns' 3-vectors and its impulses and
-// μ (288 bytes, not the packed form's ≈ 650: no M⁻¹ images, no row
-// lists), and, because the
+// normal (n, 0 | −n, 0) and two friction columns (t, −kᵢo | −t, −kⱼo),
+// (o, kᵢt | −o, kⱼt) with o = n × t, the three M⁻¹-orthogonal — the sweep
+// keeps per contact only the two bodies, their M⁻¹ scalars, n, t, kᵢ,
+// kⱼ, the reciprocal diagonals, the known velocities, its impulses and μ
+// (168 bytes, not the packed form's ≈ 650: no M⁻¹ images, no row lists;
+// o and the moments are formed in the update), and, because the
 // columns are M⁻¹-orthogonal (an update of one leaves the others'
 // products unchanged), it forms the three products from the same
 // velocities before the three updates and writes v once per contact.
@@ -118,7 +119,9 @@ import (
 // 3.5·10⁻¹⁴ of |v⁻| on a 215-contact pile, the same sweep counts). On a
 // 3,237-contact sphere pile a solve costs 2.8 times less CPU
 // (BenchmarkBoxedLCPPile -scaled against -scaled-packed); on the 60k
-// layer's landing the process's CPU halves (BENCHMARKS.md, qcesweep).
+// layer's landing the process's CPU halves (BENCHMARKS.md, qcesweep), and
+// the 168-byte record (qcespeed; 288 bytes before, the three columns
+// stored whole) takes 3–4 % more off it.
 // Other problems are packed as before.
 //
 // # Energy

@@ -126,7 +126,8 @@ func BenchmarkBoxedLCPPile(b *testing.B) {
 // BenchmarkBoxedLCPStream reads an array once per op, four sums side by
 // side (MB/s = the read bandwidth of one goroutine): at the size of the
 // 60k landing's compact sweep (52,469 contacts × 288 bytes, the largest
-// island of a 4-period run: the floor of a sweep is these bytes at this
+// island of a 4-period run, at the record's size of the qcesweep session
+// (168 bytes since qcespeed): the floor of a sweep is these bytes at this
 // rate) and at 256 MiB (main memory).
 func BenchmarkBoxedLCPStream(b *testing.B) {
 	for _, c := range []struct {

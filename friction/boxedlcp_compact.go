@@ -10,68 +10,73 @@ import (
 // whose contacts have the structure of package spheres' islands: 3D bodies
 // of 6 degrees of freedom whose M⁻¹ blocks are scalars mᵦ·I₆
 // (mech.BlockDiag's compact form), and contacts between two bodies i, j
-// (Bodies; j may be −1, static geometry) with one normal and two friction
-// columns, each of the form
+// (Bodies; j may be −1, static geometry) with a normal and two friction
+// columns
 //
-//	c = (x, aᵢ | −x, aⱼ)
+//	g = (n, 0 | −n, 0),  dₜ = (t, −kᵢo | −t, −kⱼo),  dₒ = (o, kᵢt | −o, kⱼt),  o = n × t
 //
-// (x on i's translational rows, −x on j's, moments aᵢ, aⱼ on their
-// rotational rows; the normal without moments), mutually M⁻¹-orthogonal: cₐᵀM⁻¹c_b = 0 for a ≠ b. A
-// sphere's normal (n, 0 | −n, 0) and tangents (t, −kᵢo | −t, −kⱼo),
-// (o, kᵢt | −o, kⱼt) with o = n × t are such columns: their cross terms
-// are mᵢ(n·t) + mⱼ(n·t) = 0 and mᵢ(1 − kᵢ²)(t·o) + mⱼ(1 − kⱼ²)(t·o) = 0.
+// (translational rows first, then the rotational ones, of body i, then of
+// body j), n and t orthonormal: a sphere's normal and tangents, kᵢ its
+// radius in the scaled rotational coordinates (package spheres). They are
+// mutually M⁻¹-orthogonal: the cross terms are mᵢ(n·t) + mⱼ(n·t) = 0,
+// and mᵢ(1 − kᵢ²)(t·o) + mⱼ(1 − kⱼ²)(t·o) = 0.
 //
-// Two things follow. The M⁻¹ images need not be stored (mᵢx, mᵢaᵢ, −mⱼx,
-// mⱼaⱼ are formed in the update), nor the rows (the body indices give
-// them; the contact's impulses and μ kept in it, in sweep order): 288
-// bytes per contact against the packed form's ≈ 650
-// (blcpPack: each column over the contact's local rows, its image, the
-// row list and the columns' headers). And, since the contact's columns
-// are M⁻¹-orthogonal, the update of one coordinate leaves the others'
-// products cᵀv unchanged, so the three products are formed from the same
-// gathered velocities, side by side, before the three updates: the same
-// Gauss–Seidel step (the exact sequential products differ from these by
-// the cross terms, zero up to rounding), with a dependency chain of one
-// product instead of three. The fixed points, the stopping test, the
-// tolerance and the cap are BoxedLCP's; the iterates differ from the
-// packed form's by rounding only.
+// Two things follow. Each contact keeps only its two bodies, their M⁻¹
+// scalars, n, t, kᵢ, kⱼ, the three reciprocal diagonals and known
+// velocities, and its impulses and μ (in sweep order: 168 bytes; the
+// indices that write the impulses back at the end lie apart): o = n × t,
+// the columns and their M⁻¹ images are formed in the update, the rows
+// follow from the bodies. The packed form (blcpPack) keeps ≈ 650 bytes: each
+// column over the contact's local rows, its image, the row list and the
+// columns' headers. And, since the contact's columns are M⁻¹-orthogonal,
+// the update of one coordinate leaves the others' products cᵀv unchanged,
+// so the three products are formed from the same gathered velocities, side
+// by side, before the three updates: the same Gauss–Seidel step (the exact
+// sequential products differ from these by the cross terms, zero up to
+// rounding), with a dependency chain of one product instead of three. The
+// fixed points, the stopping test, the tolerance and the cap are
+// BoxedLCP's; the iterates differ from the packed form's by rounding only.
 //
-// compactFrom decides whether a problem has this structure (checking every
-// contact: the blocks, the ±x pattern bit for bit, a normal without
-// moments, two friction columns,
-// cross terms below 10⁻¹² of the diagonals); if not, BoxedLCP packs it
-// as before.
+// compactFrom decides whether a problem has this structure, checking
+// every contact: the blocks, the ±x pattern bit for bit, a normal without
+// moments, two friction columns that are, entry by entry, those formed
+// from n, t, kᵢ, kⱼ to 10⁻¹³ (compactForm), cross terms below 10⁻¹² of
+// the diagonals; if not, BoxedLCP packs it as before.
 type blcpCompact struct {
-	c []compactContact // in sweep order
+	c   []compactContact // in sweep order
+	idx []compactIndex   // the same order
 }
 
-// compactContact is one contact of a blcpCompact.
+// compactContact is one contact of a blcpCompact (168 bytes).
 type compactContact struct {
 	bi, bj int32 // the blocks (bj −1: static geometry)
-	con    int32 // the contact (λ index)
-	jt, jo int32 // its friction columns (β indices), in D's order
 	mi, mj float64
+	ki, kj float64 // the moment arms of the friction columns
 	// the impulses λ, βₜ, βₒ, kept here in sweep order during the solve
 	// (scatter writes them back), and μ
 	lam, bt, bo, mu float64
-	// the normal (n, 0 | −n, 0): its direction, reciprocal diagonal and
-	// known velocity
-	n          [3]float64
-	ninv, nrel float64
-	t, o       compactCol // the two friction columns
+	n, t            [3]float64
+	// the reciprocal diagonals 1/cᵀM⁻¹c (0 when the diagonal is 0) and
+	// the known parts of the velocities (NRel − target, DRel)
+	ninv, tinv, oinv float64
+	nrel, trel, orel float64
 }
 
-// compactCol is one column (x, aᵢ | −x, aⱼ) with its reciprocal diagonal
-// 1/cᵀM⁻¹c (0 when the diagonal is 0) and the known part of its velocity
-// (NRel − target, or DRel).
-type compactCol struct {
-	x, ai, aj [3]float64
-	inv, rel  float64
-}
+// compactIndex is where a compact contact's impulses go: its λ index and
+// its friction columns' β indices, in D's order.
+type compactIndex struct{ con, jt, jo int32 }
+
+// compactCol is one column (x, aᵢ | −x, aⱼ) as compactFrom reads it.
+type compactCol struct{ x, ai, aj [3]float64 }
 
 // compactCross is the largest cross term cₐᵀM⁻¹c_b, relative to
 // √(diagₐ diag_b), that compactFrom accepts as orthogonal.
 const compactCross = 1e-12
+
+// compactForm is the largest difference, relative to the column's
+// largest entry, between a stored friction column and the one formed
+// from n, t, kᵢ, kⱼ that compactFrom accepts.
+const compactForm = 1e-13
 
 // compactFrom fills k from p in the sweep order order (nil: contact
 // order), with the normal targets t and the starting λ (β = 0), writes
@@ -81,8 +86,9 @@ func (k *blcpCompact) compactFrom(p *mech.Problem, dg, dd, t, lambda []float64, 
 	m := p.NContacts()
 	if cap(k.c) < m {
 		k.c = make([]compactContact, m)
+		k.idx = make([]compactIndex, m)
 	}
-	k.c = k.c[:m]
+	k.c, k.idx = k.c[:m], k.idx[:m]
 	minv := p.MInv.Data
 	for q := 0; q < m; q++ {
 		i := q
@@ -95,24 +101,28 @@ func (k *blcpCompact) compactFrom(p *mech.Problem, dg, dd, t, lambda []float64, 
 			return false
 		}
 		cc := &k.c[q]
-		cc.bi, cc.bj, cc.con = int32(bi), int32(bj), int32(i)
-		cc.jt, cc.jo = fc[0], fc[1]
+		cc.bi, cc.bj = int32(bi), int32(bj)
+		k.idx[q] = compactIndex{int32(i), fc[0], fc[1]}
 		cc.mi, cc.mj = minv[bi], 0
 		if bj >= 0 {
 			cc.mj = minv[bj]
 		}
-		var nc compactCol
+		var nc, tc, oc compactCol
 		if !compactColumn(&nc, &p.G, i, bi, bj) || nc.ai != ([3]float64{}) || nc.aj != ([3]float64{}) ||
-			!compactColumn(&cc.t, &p.D, int(fc[0]), bi, bj) || !compactColumn(&cc.o, &p.D, int(fc[1]), bi, bj) {
+			!compactColumn(&tc, &p.D, int(fc[0]), bi, bj) || !compactColumn(&oc, &p.D, int(fc[1]), bi, bj) {
 			return false
 		}
-		dg[i], dd[fc[0]], dd[fc[1]] = cc.cross(&nc, &nc), cc.cross(&cc.t, &cc.t), cc.cross(&cc.o, &cc.o)
+		cc.n, cc.t = nc.x, tc.x
+		if !cc.arms(&tc, &oc) {
+			return false
+		}
+		dg[i], dd[fc[0]], dd[fc[1]] = cc.cross(&nc, &nc), cc.cross(&tc, &tc), cc.cross(&oc, &oc)
 		cc.lam, cc.bt, cc.bo, cc.mu = lambda[i], 0, 0, p.Mu[i]
-		cc.n, cc.ninv, cc.nrel = nc.x, recip(dg[i]), p.NRelAt(i)-t[i]
-		cc.t.inv, cc.t.rel = recip(dd[fc[0]]), p.DRelAt(int(fc[0]))
-		cc.o.inv, cc.o.rel = recip(dd[fc[1]]), p.DRelAt(int(fc[1]))
+		cc.ninv, cc.nrel = recip(dg[i]), p.NRelAt(i)-t[i]
+		cc.tinv, cc.trel = recip(dd[fc[0]]), p.DRelAt(int(fc[0]))
+		cc.oinv, cc.orel = recip(dd[fc[1]]), p.DRelAt(int(fc[1]))
 		d := [3]float64{dg[i], dd[fc[0]], dd[fc[1]]}
-		cs := [3]*compactCol{&nc, &cc.t, &cc.o}
+		cs := [3]*compactCol{&nc, &tc, &oc}
 		for a := 0; a < 3; a++ {
 			for b := a + 1; b < 3; b++ {
 				if math.Abs(cc.cross(cs[a], cs[b])) > compactCross*math.Sqrt(d[a]*d[b]) {
@@ -123,6 +133,41 @@ func (k *blcpCompact) compactFrom(p *mech.Problem, dg, dd, t, lambda []float64, 
 	}
 	return true
 }
+
+// arms finds kᵢ, kⱼ from the stored friction columns tc, oc (cc.n, cc.t
+// set) and reports whether the columns are, to compactForm, those the
+// sweep forms: (t, −kᵢo | −t, −kⱼo) and (o, kᵢt | −o, kⱼt), o = n × t.
+func (cc *compactContact) arms(tc, oc *compactCol) bool {
+	o := cross3(cc.n, cc.t)
+	oo, tt := dot3(o, o), dot3(cc.t, cc.t)
+	if !(oo > 0) || !(tt > 0) {
+		return false
+	}
+	// least squares over both columns' moments
+	cc.ki = (dot3(oc.ai, cc.t) - dot3(tc.ai, o)) / (oo + tt)
+	cc.kj = (dot3(oc.aj, cc.t) - dot3(tc.aj, o)) / (oo + tt)
+	if cc.bj < 0 {
+		cc.kj = 0
+	}
+	var big, dif float64
+	for r := 0; r < 3; r++ {
+		for _, e := range [...][2]float64{
+			{tc.ai[r], -cc.ki * o[r]}, {tc.aj[r], -cc.kj * o[r]}, {oc.x[r], o[r]},
+			{oc.ai[r], cc.ki * cc.t[r]}, {oc.aj[r], cc.kj * cc.t[r]},
+			{tc.x[r], cc.t[r]},
+		} {
+			big = max(big, math.Abs(e[0]))
+			dif = max(dif, math.Abs(e[0]-e[1]))
+		}
+	}
+	return dif <= compactForm*big
+}
+
+func cross3(a, b [3]float64) [3]float64 {
+	return [3]float64{a[1]*b[2] - a[2]*b[1], a[2]*b[0] - a[0]*b[2], a[0]*b[1] - a[1]*b[0]}
+}
+
+func dot3(a, b [3]float64) float64 { return a[0]*b[0] + a[1]*b[1] + a[2]*b[2] }
 
 // compactShape reports whether p's bodies are those of the compact form:
 // 3D, M⁻¹ in scalar blocks of 6 (mech.BlockDiag's compact form), every
@@ -138,8 +183,8 @@ func compactShape(p *mech.Problem) bool {
 // scatter writes the impulses the contacts hold into λ and β.
 func (k *blcpCompact) scatter(lambda, beta []float64) {
 	for q := range k.c {
-		cc := &k.c[q]
-		lambda[cc.con], beta[cc.jt], beta[cc.jo] = cc.lam, cc.bt, cc.bo
+		cc, x := &k.c[q], k.idx[q]
+		lambda[x.con], beta[x.jt], beta[x.jo] = cc.lam, cc.bt, cc.bo
 	}
 }
 
@@ -198,9 +243,15 @@ func (o *BoxedLCP) relaxCompact(lo, hi int, s float64) (change, scale float64) {
 			vj = *(*[6]float64)(v[6*cc.bj : 6*cc.bj+6])
 		}
 		d0, d1, d2 := vi[0]-vj[0], vi[1]-vj[1], vi[2]-vj[2]
-		un := (cc.n[0]*d0 + cc.n[1]*d1) + (cc.n[2]*d2 + cc.nrel)
-		ut := cc.t.prod(d0, d1, d2, vi, &vj)
-		uo := cc.o.prod(d0, d1, d2, vi, &vj)
+		n, t := &cc.n, &cc.t
+		// o = n × t
+		o0, o1, o2 := n[1]*t[2]-n[2]*t[1], n[2]*t[0]-n[0]*t[2], n[0]*t[1]-n[1]*t[0]
+		un := (n[0]*d0 + n[1]*d1) + (n[2]*d2 + cc.nrel)
+		// dₜᵀv = t·d − kᵢ o·ωᵢ − kⱼ o·ωⱼ, dₒᵀv = o·d + kᵢ t·ωᵢ + kⱼ t·ωⱼ
+		ut := (t[0]*d0 + t[1]*d1) + (t[2]*d2 + cc.trel) -
+			(cc.ki*(o0*vi[3]+o1*vi[4]+o2*vi[5]) + cc.kj*(o0*vj[3]+o1*vj[4]+o2*vj[5]))
+		uo := (o0*d0 + o1*d1) + (o2*d2 + cc.orel) +
+			(cc.ki*(t[0]*vi[3]+t[1]*vi[4]+t[2]*vi[5]) + cc.kj*(t[0]*vj[3]+t[1]*vj[4]+t[2]*vj[5]))
 		// λᵢ ← max(0, λᵢ − (gᵢᵀv + NRelᵢ − tᵢ)/Aᵢᵢ)
 		l0 := cc.lam
 		l := l0
@@ -218,11 +269,11 @@ func (o *BoxedLCP) relaxCompact(lo, hi int, s float64) (change, scale float64) {
 		bt0, bo0 := cc.bt, cc.bo
 		bt, bo := 0.0, 0.0
 		if bnd > 0 {
-			if cc.t.inv > 0 {
-				bt = clampBox(bt0-ut*cc.t.inv, bnd)
+			if cc.tinv > 0 {
+				bt = clampBox(bt0-ut*cc.tinv, bnd)
 			}
-			if cc.o.inv > 0 {
-				bo = clampBox(bo0-uo*cc.o.inv, bnd)
+			if cc.oinv > 0 {
+				bo = clampBox(bo0-uo*cc.oinv, bnd)
 			}
 		}
 		dbt, dbo := bt-bt0, bo-bo0
@@ -232,42 +283,32 @@ func (o *BoxedLCP) relaxCompact(lo, hi int, s float64) (change, scale float64) {
 		if dl == 0 && dbt == 0 && dbo == 0 {
 			continue
 		}
-		// v += M⁻¹(g dλ + dₜ dβₜ + dₒ dβₒ)
-		var px, pa, pb [3]float64
-		for r := 0; r < 3; r++ {
-			px[r] = cc.n[r]*dl + cc.t.x[r]*dbt + cc.o.x[r]*dbo
-			pa[r] = cc.t.ai[r]*dbt + cc.o.ai[r]*dbo
-			pb[r] = cc.t.aj[r]*dbt + cc.o.aj[r]*dbo
-		}
-		mi := cc.mi
-		vi[0] += mi * px[0]
-		vi[1] += mi * px[1]
-		vi[2] += mi * px[2]
-		vi[3] += mi * pa[0]
-		vi[4] += mi * pa[1]
-		vi[5] += mi * pa[2]
+		// v += M⁻¹(g dλ + dₜ dβₜ + dₒ dβₒ): translations n dλ + t dβₜ + o dβₒ
+		// (−… on j), moments kᵢe, kⱼe with e = t dβₒ − o dβₜ
+		p0 := n[0]*dl + t[0]*dbt + o0*dbo
+		p1 := n[1]*dl + t[1]*dbt + o1*dbo
+		p2 := n[2]*dl + t[2]*dbt + o2*dbo
+		e0, e1, e2 := t[0]*dbo-o0*dbt, t[1]*dbo-o1*dbt, t[2]*dbo-o2*dbt
+		mi, mk := cc.mi, cc.mi*cc.ki
+		vi[0] += mi * p0
+		vi[1] += mi * p1
+		vi[2] += mi * p2
+		vi[3] += mk * e0
+		vi[4] += mk * e1
+		vi[5] += mk * e2
 		if cc.bj >= 0 {
-			mj := cc.mj
+			mj, mk := cc.mj, cc.mj*cc.kj
 			wj := (*[6]float64)(v[6*cc.bj : 6*cc.bj+6])
-			wj[0] -= mj * px[0]
-			wj[1] -= mj * px[1]
-			wj[2] -= mj * px[2]
-			wj[3] += mj * pb[0]
-			wj[4] += mj * pb[1]
-			wj[5] += mj * pb[2]
+			wj[0] -= mj * p0
+			wj[1] -= mj * p1
+			wj[2] -= mj * p2
+			wj[3] += mk * e0
+			wj[4] += mk * e1
+			wj[5] += mk * e2
 		}
 	}
 	change, scale = math.Float64frombits(cb), max(s, math.Float64frombits(sb))
 	return change, scale
-}
-
-// prod returns cᵀv + rel for the column with d = vᵢ − vⱼ (translational)
-// and the bodies' velocities vi, vj (vj zero for static geometry).
-func (c *compactCol) prod(d0, d1, d2 float64, vi, vj *[6]float64) float64 {
-	s0 := c.x[0]*d0 + c.ai[0]*vi[3] + c.aj[0]*vj[3]
-	s1 := c.x[1]*d1 + c.ai[1]*vi[4] + c.aj[1]*vj[4]
-	s2 := c.x[2]*d2 + c.ai[2]*vi[5] + c.aj[2]*vj[5]
-	return (s0 + s1) + (s2 + c.rel)
 }
 
 // clampBox returns x clamped to [−b, b] (b > 0), a NaN unchanged: the

@@ -16,9 +16,13 @@ import (
 // |v⁻|; its colours (from the contacts' bodies) share no row of the
 // columns or their images; the coloured solves are bitwise the same
 // without a pool and on 1, 2, 3 workers; a solve allocates nothing. A problem whose friction
-// columns are not M⁻¹-orthogonal to the normal, or whose column is not
-// ±x on the two bodies, is packed.
+// columns are not M⁻¹-orthogonal to the normal, whose tangent's moment is
+// not the form (t, −kᵢo | −t, −kⱼo) the record keeps, or whose column is
+// not ±x on the two bodies, is packed; a record takes 168 bytes.
 func TestBoxedLCPCompact(t *testing.T) {
+	if friction.CompactBytes != 168 {
+		t.Errorf("a compact contact takes %d bytes, want 168", friction.CompactBytes)
+	}
 	p := scaledPile(6, 6, 4, 3)
 	scale := 0.0
 	for _, x := range p.V {
@@ -99,6 +103,19 @@ func TestBoxedLCPCompact(t *testing.T) {
 					if p.G.Row[b] == p.D.Row[a] {
 						p.D.Val[a] += 1e-6 * p.G.Val[b]
 					}
+				}
+			}
+		}},
+		{"a tangent whose moment on the first sphere is not kᵢ times o's (arm 1e-10 longer)", func(p *mech.Problem) {
+			k := twoSphereContact(t, p)
+			j := 0
+			for p.DContact[j] != k {
+				j++
+			}
+			bi := p.Bodies[2*k]
+			for a := p.D.Ptr[j]; a < p.D.Ptr[j+1]; a++ {
+				if r := int(p.D.Row[a]); r >= 6*bi+3 && r < 6*bi+6 {
+					p.D.Val[a] *= 1 + 1e-10
 				}
 			}
 		}},

@@ -1,5 +1,7 @@
 package friction
 
+import "unsafe"
+
 // ColourGroups returns the order of o's last coloured solve: the contacts
 // group by group (order[start[g]:start[g+1]]), how many of the groups are
 // blocks' interiors, and whether the last group is the uncoloured rest.
@@ -22,3 +24,6 @@ func Compact(o *BoxedLCP) bool { return o.useCompact }
 
 // BitDiff is bitDiff for the external tests.
 var BitDiff = bitDiff
+
+// CompactBytes is the size of one contact's record in the compact sweep.
+const CompactBytes = unsafe.Sizeof(compactContact{})
