@@ -52,8 +52,8 @@ func (o *GR) setRestitution(c float64)       { o.restitution = c }
 func (o *Pairwise) setRestitution(c float64) { o.restitution = c }
 
 func newGRR(c Config) (*GRR, error) {
-	el := Config{Name: "gr", VTol: c.VTol, MaxIter: c.MaxIter, Solver: c.Solver}
-	in := Config{Name: "lcp", Solver: c.Solver}
+	el := Config{Name: "gr", VTol: c.VTol, MaxIter: c.MaxIter, Solver: c.Solver, InteriorMin: c.InteriorMin, InteriorMax: c.InteriorMax}
+	in := Config{Name: "lcp", Solver: c.Solver, InteriorMin: c.InteriorMin, InteriorMax: c.InteriorMax}
 	if c.Elastic != nil {
 		el = *c.Elastic
 	}

@@ -62,6 +62,11 @@ type Config struct {
 	// (0: qp.DefaultInteriorMin; negative: never, MPRGP above the dense
 	// size instead).
 	InteriorMin int
+	// InteriorMax is qp.Auto.InteriorMax when Solver is "auto" (or
+	// empty): the size above which those LCPs go to MPRGP first, the
+	// interior point finishing only if MPRGP stops short of the tolerance
+	// within qp.SparseFirstBudget (0: no limit).
+	InteriorMax int
 	// Elastic and Inelastic configure GRR's two parts; nil means gr and lcp.
 	Elastic, Inelastic *Config
 	// WarmStart makes GR and LCP start each island solve from the
@@ -123,8 +128,8 @@ func (c Config) solver() (qp.Solver, error) {
 	if name == "" {
 		name = "auto"
 	}
-	if c.InteriorMin != 0 && strings.EqualFold(strings.TrimSpace(name), qp.MethodAuto) {
-		return &qp.Auto{InteriorMin: c.InteriorMin}, nil
+	if (c.InteriorMin != 0 || c.InteriorMax != 0) && strings.EqualFold(strings.TrimSpace(name), qp.MethodAuto) {
+		return &qp.Auto{InteriorMin: c.InteriorMin, InteriorMax: c.InteriorMax}, nil
 	}
 	return qp.New(name)
 }

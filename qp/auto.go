@@ -42,6 +42,12 @@ const DenseFallbackMax = 5000
 // its KKT residual meets that tolerance; Result.Method is then
 // "dense+sparse". Otherwise the dense solver's error is returned.
 //
+// With InteriorMax set, LCPs above that size that would go to the
+// interior point go to MPRGP first, with a budget of SparseFirstIter
+// (default SparseFirstBudget(m)) iterations; if MPRGP stops short, the interior point solves the problem
+// cold (and MPRGP polishes it, as above), and Result.Method is
+// "sparse+interior…". Either way the answer meets the tolerance.
+//
 // Conversely, when MPRGP stalls (does not converge within 10·m + 1000
 // iterations) on a problem of at most DenseFallbackMax variables (degenerate mesh islands of a few hundred contacts do this),
 // Auto finishes with the dense active-set method, warm-started from the
@@ -53,6 +59,15 @@ type Auto struct {
 	// interior-point solver (0 means DefaultInteriorMin; negative means
 	// never).
 	InteriorMin int
+	// InteriorMax, when positive, is the size above which the LCPs that
+	// would go to the interior point go to MPRGP first (see Auto). The
+	// interior point's sparse Cholesky factor fills in on contact graphs
+	// of three-dimensional packings where MPRGP's cost grows only with its
+	// iteration count (package impact's sphere path sets it).
+	InteriorMax int
+	// SparseFirstIter is the MPRGP budget of those LCPs (0 means
+	// SparseFirstBudget(m)).
+	SparseFirstIter int
 	// DenseMax is the size threshold (0 means DefaultDenseMax; negative
 	// means never dense).
 	DenseMax int
@@ -135,8 +150,26 @@ func (a *Auto) Solve(p *Problem, y []float64) (Result, error) {
 	// MPRGP's does. If it stops short of the tolerance, MPRGP polishes
 	// from its best point.
 	var pre Result
+	if useInterior && a.InteriorMax > 0 && p.A.Dim() > a.InteriorMax {
+		a.sparse.MaxIter = a.SparseFirstIter
+		if a.sparse.MaxIter <= 0 {
+			a.sparse.MaxIter = SparseFirstBudget(p.A.Dim())
+		}
+		for _, buf := range a.lent[:a.nlent] {
+			a.sparse.Lend(buf)
+		}
+		sres, serr := a.sparse.Solve(p, y)
+		if _, ok := serr.(*NotConvergedError); !ok {
+			return sres, serr
+		}
+		pre = sres
+	}
 	if useInterior {
 		ires, ierr := a.interior.Solve(p, y)
+		if pre.Method != "" {
+			ires.Method = pre.Method + "+" + ires.Method
+			ires.Iterations += pre.Iterations
+		}
 		if ierr == nil {
 			return ires, nil
 		}
@@ -183,6 +216,13 @@ func (a *Auto) Solve(p *Problem, y []float64) (Result, error) {
 	dres.Iterations += res.Iterations
 	return dres, nil
 }
+
+// SparseFirstBudget is the MPRGP iteration budget of an LCP of m
+// variables that Auto tries by MPRGP before the interior point
+// (Auto.InteriorMax): m/8 + 1000. At the 60k sphere layer's landing at h =
+// 10⁻³ (islands of 24,724–96,274 approaching contacts) MPRGP took 593–2,393
+// iterations, under m/35 (BENCHMARKS.md, h1e3).
+func SparseFirstBudget(m int) int { return m/8 + 1000 }
 
 // interiorProblem reports whether p is an LCP (finite lower bounds, no
 // upper bounds) on a RowMatrix, the problems Interior takes.

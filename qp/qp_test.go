@@ -416,6 +416,46 @@ func TestAuto(t *testing.T) {
 	}
 }
 
+// TestAutoInteriorMax: above InteriorMax the LCPs that would go to the
+// interior point go to MPRGP; when MPRGP's budget runs out the interior
+// point solves them cold, and the answer meets the tolerance either way
+// and agrees with the interior point's alone.
+func TestAutoInteriorMax(t *testing.T) {
+	rng := rand.New(rand.NewSource(61))
+	big := newPackingV(rng, 2000, 0.7, true, false, false)
+	yi, ri := solve(t, &qp.Auto{}, &big.P, 1e-10)
+	if ri.Method != qp.MethodInterior {
+		t.Fatalf("m=2000 ran %q", ri.Method)
+	}
+	ys, rs := solve(t, &qp.Auto{InteriorMax: 1999, SparseFirstIter: 100000}, &big.P, 1e-10)
+	if rs.Method != qp.MethodSparse {
+		t.Errorf("m=2000, InteriorMax=1999 ran %q", rs.Method)
+	}
+	agree(t, &big.P, yi, ys, 1e-8)
+	if _, r := solve(t, &qp.Auto{InteriorMax: 2000}, &big.P, 1e-10); r.Method != qp.MethodInterior {
+		t.Errorf("m=2000, InteriorMax=2000 ran %q", r.Method)
+	}
+	// a budget MPRGP cannot meet: the interior point finishes
+	a := qp.Auto{InteriorMax: 1999, SparseFirstIter: 3}
+	yf, rf := solve(t, &a, &big.P, 1e-10)
+	if rf.Method != qp.MethodSparse+"+"+qp.MethodInterior || rf.Iterations <= 3 {
+		t.Errorf("budget 3: ran %q in %d iterations", rf.Method, rf.Iterations)
+	}
+	agree(t, &big.P, yi, yf, 1e-8)
+	// MPRGP needs more than the default budget of m/8 + 1000 = 1,250 on
+	// these 2D packings (whose factor stays small): the same fallback
+	jam := newPackingV(rng, 2000, 0.7, true, false, true)
+	yj, _ := solve(t, &qp.Auto{}, &jam.P, 1e-10)
+	yk, rk := solve(t, &qp.Auto{InteriorMax: 1999}, &jam.P, 1e-10)
+	if rk.Method != qp.MethodSparse+"+"+qp.MethodInterior || rk.Iterations <= 1250 {
+		t.Errorf("jammed: ran %q in %d iterations", rk.Method, rk.Iterations)
+	}
+	agree(t, &jam.P, yj, yk, 1e-8)
+	if n := qp.SparseFirstBudget(80000); n != 11000 {
+		t.Errorf("SparseFirstBudget(80000) = %d", n)
+	}
+}
+
 func TestNew(t *testing.T) {
 	for _, name := range []string{"dense", "sparse", "interior", "auto", "Auto"} {
 		s, err := qp.New(name)

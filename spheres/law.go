@@ -56,13 +56,29 @@ type Law struct {
 // 60k layer's landing (30 steps, islands up to 46k contacts, 1 worker) the
 // normal solve took 0.156 s a step against the interior point's 0.426 s,
 // at the same KKT tolerance (BENCHMARKS.md, qcefast).
+//
+// The other operators' LCPs (GR's reflections, LCP, GRR) go to MPRGP
+// first above GRInteriorMax contacts, the interior point finishing only
+// if MPRGP stops short (qp.Auto.InteriorMax).
 func (l *Law) operatorConfig() impact.Config {
-	c := impact.Config{Name: l.Operator, Solver: l.Solver, VTol: l.VTol}
+	c := impact.Config{Name: l.Operator, Solver: l.Solver, VTol: l.VTol, InteriorMax: GRInteriorMax}
 	if l.Operator == "qce_lcp" {
 		c.InteriorMin = -1
 	}
 	return c
 }
+
+// GRInteriorMax is the island size above which the sphere path's LCPs
+// (GR's reflections above all) are solved by MPRGP before the interior
+// point (impact.Config.InteriorMax). The sparse Cholesky factor of a
+// layer's contact graph fills in: at the 60k layer's landing at h = 10⁻³,
+// GR's first reflection covers the whole island, and on 24,724 / 40,646
+// / 59,600 / 85,146 violators the interior point took 0.55 / 1.9 / 6.3 /
+// 20.6 s (19–26 factorizations of 0.33–4.4 M entries) against MPRGP's
+// 0.43 / 0.87 / 1.8 / 6.3 s (593–2,110 iterations), at the same KKT
+// tolerance (BENCHMARKS.md, h1e3). At h ≤ 3·10⁻⁴ GR's islands stay below
+// 1,000 violators, where nothing changes.
+const GRInteriorMax = 20000
 
 // Check validates the law's names and coefficients.
 func (l *Law) Check() error {
