@@ -45,6 +45,14 @@ import (
 type blcpCompact struct {
 	c   []compactContact // in sweep order
 	idx []compactIndex   // the same order
+	// BoxedLCP's local sweeps: with track, each sweep writes each
+	// record's largest impulse change to last; list, the records swept
+	// locally; mark, their stamps; the records of body b are
+	// badj[bptr[b]:bptr[b+1]]
+	track      bool
+	last       []float64
+	list, mark []int32
+	bptr, badj []int32
 }
 
 // compactContact is one contact of a blcpCompact (168 bytes).
@@ -225,9 +233,11 @@ func compactColumn(cl *compactCol, c *mech.Cols, j, bi, bj int) bool {
 }
 
 // relaxCompact is relax for a compact pack: the contacts at positions
-// [lo, hi), each by one step of its three coordinates from the same
-// velocities (blcpCompact), v updated once per contact.
-func (o *BoxedLCP) relaxCompact(lo, hi int, s float64) (change, scale float64) {
+// [lo, hi) (of list, when not nil: the local sweeps), each by one step of
+// its three coordinates from the same velocities (blcpCompact), v updated
+// once per contact; with k.track each record's largest change goes to
+// k.last.
+func (o *BoxedLCP) relaxCompact(lo, hi int, list []int32, s float64) (change, scale float64) {
 	v := o.v
 	// The largest change and impulse are kept as the bits of non-negative
 	// floats, whose order as integers is theirs as numbers (a NaN, after
@@ -235,7 +245,12 @@ func (o *BoxedLCP) relaxCompact(lo, hi int, s float64) (change, scale float64) {
 	// conditional move per contact instead of the floats' max, whose
 	// NaN and ±0 handling is a chain of eight instructions.
 	var cb, sb uint64
-	for q := lo; q < hi; q++ {
+	track, last := o.compact.track, o.compact.last
+	for qi := lo; qi < hi; qi++ {
+		q := qi
+		if list != nil {
+			q = int(list[qi])
+		}
 		cc := &o.compact.c[q]
 		vi := (*[6]float64)(v[6*cc.bi : 6*cc.bi+6])
 		var vj [6]float64
@@ -279,6 +294,9 @@ func (o *BoxedLCP) relaxCompact(lo, hi int, s float64) (change, scale float64) {
 		dbt, dbo := bt-bt0, bo-bo0
 		cc.bt, cc.bo = bt, bo
 		cb = max(cb, math.Float64bits(math.Abs(dl)), math.Float64bits(math.Abs(dbt)), math.Float64bits(math.Abs(dbo)))
+		if track {
+			last[q] = max(math.Abs(dl), math.Abs(dbt), math.Abs(dbo))
+		}
 		sb = max(sb, math.Float64bits(math.Abs(bt)), math.Float64bits(math.Abs(bo)))
 		if dl == 0 && dbt == 0 && dbo == 0 {
 			continue
@@ -321,4 +339,78 @@ func clampBox(x, b float64) float64 {
 		return -b
 	}
 	return x
+}
+
+// prepareLocal sizes the local sweeps' arrays for nb bodies and lists
+// each body's records.
+func (k *blcpCompact) prepareLocal(nb int) {
+	m := len(k.c)
+	k.last = grow(k.last, m)
+	clear(k.last)
+	k.mark = growI32(k.mark, m)
+	clear(k.mark)
+	k.bptr = growI32(k.bptr, nb+1)
+	clear(k.bptr)
+	for q := range k.c {
+		cc := &k.c[q]
+		k.bptr[cc.bi]++
+		if cc.bj >= 0 {
+			k.bptr[cc.bj]++
+		}
+	}
+	var s int32
+	for b := 0; b < nb; b++ {
+		s, k.bptr[b] = s+k.bptr[b], s
+	}
+	k.bptr[nb] = s
+	k.badj = growI32(k.badj, int(s))
+	fill := k.list[:0]
+	fill = append(fill, k.bptr...)
+	for q := range k.c {
+		cc := &k.c[q]
+		k.badj[fill[cc.bi]] = int32(q)
+		fill[cc.bi]++
+		if cc.bj >= 0 {
+			k.badj[fill[cc.bj]] = int32(q)
+			fill[cc.bj]++
+		}
+	}
+	k.list = fill[:0]
+}
+
+// localList lists, in record order, the records whose last change was
+// above thr and the records sharing a body with them (stamp, unique to
+// the call within a solve, marks them); it returns nil when none or more
+// than limit records are above thr.
+func (k *blcpCompact) localList(thr float64, limit int, stamp int32) []int32 {
+	n := 0
+	for q := range k.c {
+		if k.last[q] > thr {
+			n++
+		}
+	}
+	if n == 0 || n > limit {
+		return nil
+	}
+	for q := range k.c {
+		if !(k.last[q] > thr) {
+			continue
+		}
+		cc := &k.c[q]
+		for _, b := range [2]int32{cc.bi, cc.bj} {
+			if b < 0 {
+				continue
+			}
+			for _, r := range k.badj[k.bptr[b]:k.bptr[b+1]] {
+				k.mark[r] = stamp
+			}
+		}
+	}
+	k.list = k.list[:0]
+	for q := range k.c {
+		if k.mark[q] == stamp {
+			k.list = append(k.list, int32(q))
+		}
+	}
+	return k.list
 }

@@ -459,8 +459,14 @@ func solveBLCPStats(t *testing.T, law *friction.BoxedLCP, p *mech.Problem) (lam,
 // allocates nothing.
 func colouredSolve(t *testing.T, name string, p *mech.Problem, nw int) (law *friction.BoxedLCP, lam, beta []float64, st mech.Stats) {
 	t.Helper()
+	return colouredSolveLocal(t, name, p, nw, 0)
+}
+
+// colouredSolveLocal is colouredSolve with BoxedLCP.LocalSweeps = local.
+func colouredSolveLocal(t *testing.T, name string, p *mech.Problem, nw, local int) (law *friction.BoxedLCP, lam, beta []float64, st mech.Stats) {
+	t.Helper()
 	law = friction.NewBoxedLCP(normalOp(t, name))
-	law.ColourFrom = 1
+	law.ColourFrom, law.LocalSweeps = 1, local
 	friction.SetColourGrain(law, 1)
 	friction.SetColourBlock(law, 16)
 	if nw > 0 {

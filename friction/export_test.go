@@ -27,3 +27,7 @@ var BitDiff = bitDiff
 
 // CompactBytes is the size of one contact's record in the compact sweep.
 const CompactBytes = unsafe.Sizeof(compactContact{})
+
+// LocalUpdates returns the contact updates of o's last solve's local
+// sweeps.
+func LocalUpdates(o *BoxedLCP) int { return o.localUpdates }
