@@ -139,7 +139,7 @@ import (
 // the cap counts full sweeps. The answer does not depend on the pool
 // (the list depends on the full sweep's changes only). On the 60k
 // layer's landing window the full sweeps of the 18 big solves fell from
-// 9,979 to 2,400 (plus 10.6·10⁶ local contact updates, ≈ 230 sweeps'
+// 9,979 to 2,400 (plus 10.6·10⁶ local contact updates, ≈ 300 sweeps'
 // worth) and the capped solve converged (BENCHMARKS.md, qcespeed); on
 // the 6×6×4 pile at tolerance 10⁻¹², 1,171 sweeps against 1,420
 // (TestBoxedLCPLocal). LocalSweeps −1 keeps the plain compact sweep.
