@@ -52,7 +52,11 @@
 //     QCE-LCP's LCP stage (eq. 19) with the automatic QP solver takes
 //     MPRGP above the dense size, never the interior point (Law's
 //     operatorConfig: faster on the landing's 10⁴-contact islands, and
-//     on the pool);
+//     on the pool); the other operators' LCPs (GR's reflections) take
+//     MPRGP first above GRInteriorMax = 20,000 contacts and the
+//     interior point only if MPRGP stops short (qp.Auto.InteriorMax: at
+//     h = 10⁻³ GR's first reflection of a landing covers islands of up
+//     to 10⁵ contacts, where the interior point's factor fills in);
 //     v⁺ = v + M⁻¹(Gλ + Dβ). A moving plane's velocity V enters the
 //     relative velocities as NRel = −n·V, DRel = −t·V.
 //  4. Free flight from x with v⁺: x′ = x + (h v⁺ + ½h² g), v′ = v⁺ + h g,
