@@ -61,10 +61,11 @@ import (
 // hexagons at 2·10⁻⁴ fail both count and λ (2 in 6 of 6, 22.36σ,
 // −16.6 %); the binary of main 00bd8be repeated that run and under the
 // ring measure it no longer passes (6 peaks in 4 of 6, −15.6 %). The
-// h = 10⁻³ hexagon run (the coarse step's half of this test) was taken
-// from the lattice to period 9 in 49 min under load. Every second
-// period's landing costs 6.5–12 min there, and no pattern had formed by
-// period 9, so that check was not run to its end.
+// h = 10⁻³ hexagon run (the coarse step's half of this test) runs 20
+// periods from the lattice in 17 min under load since GR's whole-island
+// reflections go to MPRGP first (BENCHMARKS.md "h1e3"), and no pattern
+// forms: from period 6 every measure reads grain-scale roughness (ring
+// 5.88σ, −78.1 %, over the last third), so that check fails.
 //
 // The hexagons in the √3/2 cell at h = 2·10⁻⁴, 20 periods (BENCHMARKS.md
 // "hexcell"; the cell holds hexagons at 26.87σ, +0.2 %, and 23.27σ):
