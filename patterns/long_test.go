@@ -76,11 +76,14 @@ import (
 //
 // count 6 in 6 of 6 under the ring and shell measures, but λ is short
 // under all three (ring 20.19σ, −24.7 %; shell 21.49σ, −19.8 %; exact
-// 20.94σ, −21.9 %), so the run fails. The stripes at 2·10⁻⁴ continued to
-// 50 periods pass under the exact measure (2 in 11 of 16, 20σ, −13.2 %;
-// (5, 0) decays below 1/3 of (0, 5) from period 40). That run resumed
-// patc's 25-period state, so the test's IMPACTSIM_PATTERNS_CYCLES=50
-// from the lattice is not the recorded trajectory.
+// 20.94σ, −21.9 %), so the run fails. At IMPACTSIM_PATTERNS_DT=3e-4
+// the same cell fails all three as well (ring 8 peaks, −25.2 %; shell
+// symmetry 4, −19.8 %; exact 4 peaks, 19.51σ, −27.2 %). The stripes at
+// 2·10⁻⁴ continued to 50 periods pass under the exact measure (2 in 11
+// of 16, 20σ, −13.2 %; (5, 0) decays below 1/3 of (0, 5) from period
+// 40). That run resumed patc's 25-period state, so the test's
+// IMPACTSIM_PATTERNS_CYCLES=50 from the lattice is not the recorded
+// trajectory.
 //
 // Each run's files go to out/patterns-long/<pattern>_h<h>/. At 60,000
 // spheres a run of 40 periods takes about an hour on the 2 shared cores.
