@@ -76,7 +76,8 @@ import (
 //
 // count 6 in 6 of 6 under the ring and shell measures, but λ is short
 // under all three (ring 20.19σ, −24.7 %; shell 21.49σ, −19.8 %; exact
-// 20.94σ, −21.9 %), so the run fails. At IMPACTSIM_PATTERNS_DT=3e-4
+// 20.94σ, −21.9 %), so the run fails; continued to 40 periods it still
+// fails (ring 6 peaks, 20.57σ, −23.3 %). At IMPACTSIM_PATTERNS_DT=3e-4
 // the same cell fails all three as well (ring 8 peaks, −25.2 %; shell
 // symmetry 4, −19.8 %; exact 4 peaks, 19.51σ, −27.2 %). The stripes at
 // 2·10⁻⁴ continued to 50 periods pass under the exact measure (2 in 11
