@@ -82,8 +82,10 @@ import (
 // symmetry 4, −19.8 %; exact 4 peaks, 19.51σ, −27.2 %). The stripes at
 // 2·10⁻⁴ continued to 50 periods pass under the exact measure (2 in 11
 // of 16, 20σ, −13.2 %; (5, 0) decays below 1/3 of (0, 5) from period
-// 40). That run resumed patc's 25-period state, so the test's
-// IMPACTSIM_PATTERNS_CYCLES=50 from the lattice is not the recorded
+// 40), and continued to 75 periods under all three (ring 2 in 17 of 25,
+// −11.2 %; shell and exact 2 in 25 of 25, 20σ, −13.2 %). Those runs
+// resumed patc's 25-period state, so the test's
+// IMPACTSIM_PATTERNS_CYCLES=75 from the lattice is not the recorded
 // trajectory.
 //
 // Each run's files go to out/patterns-long/<pattern>_h<h>/. At 60,000
