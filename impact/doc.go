@@ -115,6 +115,8 @@
 //     energy exactly (KIN), BRK, SYM, MOM, ONE.
 //   - qce_lcp (eq. 19): the LCP 0 ≤ λ ⊥ Aλ + Gᵀv⁻ ≥ c Gᵀv_c⁺ whose target
 //     is QCE's elastic answer v_c⁺: the inelastic LCP at c = 0, QCE at c = 1.
+//     Its LCP starts from (1 + cᵢ)/2 · λ_c, the answer for an isolated
+//     contact (QCELCP).
 //
 // Inner QPs go to package qp: an exact dense active-set solver for small
 // problems and a sparse iterative one for large problems, chosen by size
