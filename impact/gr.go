@@ -139,7 +139,7 @@ func newGR(c Config) (*GR, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &GR{cfg: c, restitution: -1, ker: lcpSolve{solver: s, mk: c.solver}}, nil
+	return &GR{cfg: c, restitution: -1, ker: lcpSolve{solver: s, mk: c.solver, poolFrom: c.InteriorMax}}, nil
 }
 
 // NewGR returns the GR operator with the given violator tolerance (0 =

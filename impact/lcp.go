@@ -68,6 +68,15 @@ type lcpSolve struct {
 	// position projection sets it (most islands of a pile have no
 	// penetrating contact). With colMap nothing is added to y for it.
 	skipFeasible bool
+	// poolFrom, when positive, makes the islands of at least poolFrom
+	// contacts be solved one at a time on the calling goroutine, with
+	// their products A x by row ranges on the pool and the solver's
+	// vector loops by blocks (qp.Sparse.SetPool), before the other islands
+	// are spread over the pool (GR and LCP with Config.InteriorMax: the
+	// islands that go to MPRGP first). The same bits for any pool.
+	poolFrom  int
+	bigSolver qp.Solver      // the solver of those islands (nil until needed)
+	pa        pooledDelassus // their matrix
 	// keys, when set (indexed by g's columns; the position projection's
 	// Projection.Keys, or the problem's mech.Problem.Keys for GR and LCP,
 	// whose order the islands' columns follow), makes
@@ -89,6 +98,7 @@ type lcpWork struct {
 	gidx   []int // island columns as columns of g (with colMap)
 	perm   []int // mirrorPairs' swap
 	maxK   int   // size of the largest island solved (for res.Method)
+	pooled bool  // the island runs on the caller with the pool (poolFrom)
 	errAt  int   // smallest island (position in big) that failed, −1 if none
 	err    error // its error
 }
@@ -184,6 +194,31 @@ func (s *lcpSolve) solve(g mech.Normals, minv *mech.BlockDiag, bodies []int, u, 
 	for w := range s.ws[:nw] {
 		s.ws[w].res, s.ws[w].maxK, s.ws[w].errAt, s.ws[w].err = qp.Result{}, 0, -1, nil
 	}
+	all := s.big
+	if s.poolFrom > 0 {
+		// the largest islands, on the caller with the pool (s.big is
+		// sorted largest first); a failure there is the first in order
+		first := 0
+		for first < len(all) && len(s.isl.cols(all[first])) >= s.poolFrom {
+			first++
+		}
+		if first > 0 {
+			if err := s.pooledSolver(); err != nil {
+				return st, err
+			}
+			ws := &s.ws[0]
+			own := ws.solver
+			ws.solver, ws.pooled = s.bigSolver, true
+			for i := 0; i < first && ws.errAt < 0; i++ {
+				s.island(0, i)
+			}
+			ws.solver, ws.pooled = own, false
+			if ws.errAt >= 0 {
+				first = len(all)
+			}
+			s.big = all[first:]
+		}
+	}
 	if nw == 1 {
 		for i := range s.big {
 			s.island(0, i)
@@ -191,6 +226,7 @@ func (s *lcpSolve) solve(g mech.Normals, minv *mech.BlockDiag, bodies []int, u, 
 	} else {
 		s.pool.Each(len(s.big), s.fIsland)
 	}
+	s.big = all
 	var err error
 	errAt := -1
 	for w := range s.ws[:nw] {
@@ -208,6 +244,46 @@ func (s *lcpSolve) solve(g mech.Normals, minv *mech.BlockDiag, bodies []int, u, 
 		s.warm.record(&s.isl, s.colMap, bodies, minv.NumBlocks(), y)
 	}
 	return st, err
+}
+
+// pooledSolver makes s.bigSolver, the solver of the islands of at least
+// poolFrom contacts, and gives it and their matrix the pool.
+func (s *lcpSolve) pooledSolver() error {
+	if s.bigSolver == nil {
+		sv := s.solver
+		if s.mk != nil {
+			var err error
+			if sv, err = s.mk(); err != nil {
+				return err
+			}
+		}
+		s.bigSolver = sv
+	}
+	if ps, ok := s.bigSolver.(interface{ SetPool(*par.Pool) }); ok {
+		ps.SetPool(s.pool)
+	}
+	s.pa.pool = s.pool
+	return nil
+}
+
+// pooledDelassus is a Delassus matrix whose products A x run by row
+// ranges of 2048 on a pool (each row summed as MulVec sums it, so the
+// same bits); Rows and Diag are the matrix's, so the solvers treat it as
+// the matrix itself.
+type pooledDelassus struct {
+	*mech.Delassus
+	pool   *par.Pool
+	dst, x []float64
+	f      func(w, lo, hi int)
+}
+
+func (a *pooledDelassus) MulVec(dst, x []float64) {
+	a.dst, a.x = dst, x
+	if a.f == nil {
+		a.f = func(_, lo, hi int) { a.Delassus.MulVecRows(a.dst, a.x, lo, hi) }
+	}
+	a.pool.For(a.Dim(), 2048, a.f)
+	a.dst, a.x = nil, nil
 }
 
 // epsAt returns the factor εⱼ = 1 + cⱼ of column j of g: eps[j], or from
@@ -300,6 +376,10 @@ func (s *lcpSolve) island(w, i int) {
 		}
 	}
 	ws.prob = qp.Problem{A: &ws.A, B: ws.b}
+	if ws.pooled {
+		s.pa.Delassus = &ws.A
+		ws.prob.A = &s.pa
+	}
 	r, err := ws.solver.Solve(&ws.prob, ws.y)
 	ws.res.Iterations += r.Iterations
 	if k > ws.maxK {
@@ -409,7 +489,7 @@ func newLCP(c Config) (*LCP, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &LCP{cfg: c, restitution: -1, ker: lcpSolve{solver: s, mk: c.solver}}, nil
+	return &LCP{cfg: c, restitution: -1, ker: lcpSolve{solver: s, mk: c.solver, poolFrom: c.InteriorMax}}, nil
 }
 
 // NewLCP returns the LCP operator with the given QP solver name ("" = auto).
