@@ -79,14 +79,15 @@ import (
 // 20.94σ, −21.9 %), so the run fails; continued to 40 periods it still
 // fails (ring 6 peaks, 20.57σ, −23.3 %). At IMPACTSIM_PATTERNS_DT=3e-4
 // the same cell fails all three as well (ring 8 peaks, −25.2 %; shell
-// symmetry 4, −19.8 %; exact 4 peaks, 19.51σ, −27.2 %). The stripes at
-// 2·10⁻⁴ continued to 50 periods pass under the exact measure (2 in 11
-// of 16, 20σ, −13.2 %; (5, 0) decays below 1/3 of (0, 5) from period
-// 40), and continued to 75 periods under all three (ring 2 in 17 of 25,
-// −11.2 %; shell and exact 2 in 25 of 25, 20σ, −13.2 %). Those runs
-// resumed patc's 25-period state, so the test's
-// IMPACTSIM_PATTERNS_CYCLES=75 from the lattice is not the recorded
-// trajectory.
+// symmetry 4, −19.8 %; exact 4 peaks, 19.51σ, −27.2 %), and at 40
+// periods (ring and shell 6, but 20.09σ, −25.0 %, and 21.49σ, −19.8 %;
+// exact 4, −27.2 %). The stripes at 2·10⁻⁴ continued to 50 periods pass
+// under the exact measure (2 in 11 of 16, 20σ, −13.2 %; (5, 0) decays
+// below 1/3 of (0, 5) from period 40), and continued to 75 periods
+// under all three (ring 2 in 17 of 25, −11.2 %; shell and exact 2 in 25
+// of 25, 20σ, −13.2 %). Those runs resumed patc's 25-period state, so
+// the test's IMPACTSIM_PATTERNS_CYCLES=75 from the lattice is not the
+// recorded trajectory.
 //
 // Each run's files go to out/patterns-long/<pattern>_h<h>/. At 60,000
 // spheres a run of 40 periods takes about an hour on the 2 shared cores.
