@@ -83,7 +83,7 @@ type MaxDissipation struct {
 	fFill   func(w, lo, hi int)
 	fB      func(w, lo, hi int)
 	pool    *par.Pool
-	pa      pooledDelassus
+	pa      mech.PooledDelassus
 	fa      freeDelassus
 	sf      sphereDelassus
 	// poolFrom overrides pooledDelassusRows (tests; 0: the constant)
@@ -275,27 +275,6 @@ func colOf(rows []int32, vals []float64, ends []int, i int) ([]int32, []float64)
 		s = ends[i-1]
 	}
 	return rows[s:ends[i]], vals[s:ends[i]]
-}
-
-// pooledDelassus is a Delassus matrix whose products A x run by row ranges
-// on a pool. It keeps the matrix's other methods (Rows, Diag), so the QP
-// solvers treat it as they treat the matrix itself.
-type pooledDelassus struct {
-	*mech.Delassus
-	pool   *par.Pool
-	grain  int
-	dst, x []float64
-	f      func(w, lo, hi int)
-	ranges func(n int, f func(w, lo, hi int)) // pool.For with grain, for AssembleRanges
-}
-
-func (a *pooledDelassus) MulVec(dst, x []float64) {
-	a.dst, a.x = dst, x
-	if a.f == nil {
-		a.f = func(_, lo, hi int) { a.Delassus.MulVecRows(a.dst, a.x, lo, hi) }
-	}
-	a.pool.For(a.Dim(), a.grain, a.f)
-	a.dst, a.x = nil, nil
 }
 
 // NewMaxDissipation returns Alg. 3 with the named QP solver ("" = auto).
@@ -540,11 +519,8 @@ func (o *MaxDissipation) ResolveAfter(p *mech.Problem, lambda, vt, beta []float6
 		o.fa.build(&o.d, &p.MInv, o.vp, o.pool, min(2048, o.poolRows()))
 		o.prob.A = &o.fa
 	} else if from := o.poolRows(); o.pool.Workers() > 1 && m >= from {
-		o.pa.Delassus, o.pa.pool, o.pa.grain = &o.A, o.pool, min(2048, from)
-		if o.pa.ranges == nil {
-			o.pa.ranges = func(n int, f func(w, lo, hi int)) { o.pa.pool.For(n, o.pa.grain, f) }
-		}
-		o.A.AssembleRanges(&o.d, &p.MInv, o.pool.Workers(), o.pa.ranges)
+		o.pa.Delassus, o.pa.Pool, o.pa.Grain = &o.A, o.pool, min(2048, from)
+		o.A.AssembleRanges(&o.d, &p.MInv, o.pool.Workers(), o.pa.Ranges())
 		o.prob.A = &o.pa
 	} else {
 		o.A.Assemble(&o.d, &p.MInv)

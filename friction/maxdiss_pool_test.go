@@ -30,7 +30,7 @@ func TestMaxDissipationPooledIsExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, ok := o.prob.A.(*pooledDelassus); ok != (pool != nil) {
+		if _, ok := o.prob.A.(*mech.PooledDelassus); ok != (pool != nil) {
 			t.Fatalf("pool %v: products on the pool %v", pool != nil, ok)
 		}
 		if pool != nil && st.SolverIterations < 2 {

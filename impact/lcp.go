@@ -75,8 +75,8 @@ type lcpSolve struct {
 	// are spread over the pool (GR and LCP with Config.InteriorMax: the
 	// islands that go to MPRGP first). The same bits for any pool.
 	poolFrom  int
-	bigSolver qp.Solver      // the solver of those islands (nil until needed)
-	pa        pooledDelassus // their matrix
+	bigSolver qp.Solver           // the solver of those islands (nil until needed)
+	pa        mech.PooledDelassus // their matrix (ranges of 2048 rows)
 	// keys, when set (indexed by g's columns; the position projection's
 	// Projection.Keys, or the problem's mech.Problem.Keys for GR and LCP,
 	// whose order the islands' columns follow), makes
@@ -262,28 +262,8 @@ func (s *lcpSolve) pooledSolver() error {
 	if ps, ok := s.bigSolver.(interface{ SetPool(*par.Pool) }); ok {
 		ps.SetPool(s.pool)
 	}
-	s.pa.pool = s.pool
+	s.pa.Pool = s.pool
 	return nil
-}
-
-// pooledDelassus is a Delassus matrix whose products A x run by row
-// ranges of 2048 on a pool (each row summed as MulVec sums it, so the
-// same bits); Rows and Diag are the matrix's, so the solvers treat it as
-// the matrix itself.
-type pooledDelassus struct {
-	*mech.Delassus
-	pool   *par.Pool
-	dst, x []float64
-	f      func(w, lo, hi int)
-}
-
-func (a *pooledDelassus) MulVec(dst, x []float64) {
-	a.dst, a.x = dst, x
-	if a.f == nil {
-		a.f = func(_, lo, hi int) { a.Delassus.MulVecRows(a.dst, a.x, lo, hi) }
-	}
-	a.pool.For(a.Dim(), 2048, a.f)
-	a.dst, a.x = nil, nil
 }
 
 // epsAt returns the factor εⱼ = 1 + cⱼ of column j of g: eps[j], or from
