@@ -85,9 +85,11 @@ import (
 // under the exact measure (2 in 11 of 16, 20σ, −13.2 %; (5, 0) decays
 // below 1/3 of (0, 5) from period 40), and continued to 75 periods
 // under all three (ring 2 in 17 of 25, −11.2 %; shell and exact 2 in 25
-// of 25, 20σ, −13.2 %). Those runs resumed patc's 25-period state, so
-// the test's IMPACTSIM_PATTERNS_CYCLES=75 from the lattice is not the
-// recorded trajectory.
+// of 25, 20σ, −13.2 %). Those runs resumed patc's 25-period state; the
+// same 75 periods from the lattice on one binary (the patterns command,
+// main 9903828, 13 min) pass under the ring (2 in 25 of 25, −12.9 %) and
+// exact (2 in 25 of 25, −13.2 %) measures and fail under the shell one
+// (4 in 21 of 25).
 //
 // Each run's files go to out/patterns-long/<pattern>_h<h>/. At 60,000
 // spheres a run of 40 periods takes about an hour on the 2 shared cores.
