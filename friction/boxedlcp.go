@@ -341,6 +341,7 @@ func (o *BoxedLCP) Solve(p *mech.Problem, lambda, beta []float64) (mech.Stats, e
 		}
 		if local {
 			o.localSweep(tol*scale, int32(iter))
+			st.LocalUpdates = o.localUpdates
 		}
 	}
 }

@@ -11,7 +11,8 @@ import (
 // TestBoxedLCPLocal: the coloured compact sweep with local sweeps (the
 // default) and without (LocalSweeps −1, the plain compact sweep) both
 // satisfy the boxed LCP's conditions on sphere piles, their velocities
-// agree to 1e-9 of |v⁻|, the local sweeps run and cut the full sweeps,
+// agree to 1e-9 of |v⁻|, the local sweeps run and cut the full sweeps
+// (and their updates are in Stats.LocalUpdates, 0 without them),
 // the answer is bitwise the same without a pool and on 1, 2, 3 workers,
 // and a solve on 2 workers allocates nothing (colouredSolveLocal).
 func TestBoxedLCPLocal(t *testing.T) {
@@ -48,6 +49,9 @@ func TestBoxedLCPLocal(t *testing.T) {
 		}
 		t.Logf("%dx%dx%d %s, %d contacts: %d full sweeps and %d local contact updates (%.1f sweeps' worth) against %d plain sweeps; velocities differ by %.3g (|v⁻| ≤ %.3g)",
 			c.nx, c.ny, c.nz, c.name, p.NContacts(), st.Sweeps, friction.LocalUpdates(law), float64(friction.LocalUpdates(law))/float64(p.NContacts()), stP.Sweeps, dv, scale)
+		if st.LocalUpdates != friction.LocalUpdates(law) || stP.LocalUpdates != 0 {
+			t.Errorf("%s: Stats.LocalUpdates %d (plain %d), the solve counted %d", label, st.LocalUpdates, stP.LocalUpdates, friction.LocalUpdates(law))
+		}
 		if friction.LocalUpdates(law) == 0 || st.Sweeps >= stP.Sweeps {
 			t.Errorf("%s: the local sweeps did not run or did not cut the full sweeps (%d updates; %d against %d)", label, friction.LocalUpdates(law), st.Sweeps, stP.Sweeps)
 		}

@@ -42,6 +42,11 @@ type Stats struct {
 	// normal and a friction sweep); Iterations − Sweeps is then the
 	// operator's own count.
 	Sweeps int
+	// LocalUpdates counts the single-contact updates of friction.BoxedLCP's
+	// local sweeps (BoxedLCP.LocalSweeps: sweeps over the contacts still
+	// changing after a full sweep), which Sweeps does not count; divided by
+	// the contacts it gives their work in full sweeps' worth.
+	LocalUpdates int
 	// Solves counts inner QP/LCP solves and SolverIterations their summed
 	// iterations.
 	Solves           int
@@ -77,11 +82,13 @@ func (e *CapError) Error() string {
 	return fmt.Sprintf("iteration cap reached before the tolerance: %d iterations, residual %.3g > tolerance %.3g", e.Iterations, e.Residual, e.Tol)
 }
 
-// Add accumulates o into s (iterations, solves and capped solves add;
-// residual, largest solve and the worst capped residual max).
+// Add accumulates o into s (iterations, sweeps, local updates, solves and
+// capped solves add; residual, largest solve and the worst capped residual
+// max).
 func (s *Stats) Add(o Stats) {
 	s.Iterations += o.Iterations
 	s.Sweeps += o.Sweeps
+	s.LocalUpdates += o.LocalUpdates
 	s.Solves += o.Solves
 	s.SolverIterations += o.SolverIterations
 	if o.Residual > s.Residual {

@@ -287,7 +287,7 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 	save := outFile(fs, "save-state", "write the warmed state to this file")
 	resume := inFile(fs, "resume", "start from a state written by --save-state (same --n, --pattern, --sigma, --depth, --per-area, --aspect)")
 	cpuprofile := outFile(fs, "cpuprofile", "write a CPU profile (go tool pprof) of the timed steps to this file (the first time step's last pass)")
-	stepsCSV := outFile(fs, "steps-csv", "write one row per timed step to this CSV file (h, pass, step, time, cycles, drive phase, contacts, islands, largest island, QCE iterations and boxed-LCP sweeps of the costliest island, capped solves, residual, impact, friction and contact-resolution seconds, step wall and CPU seconds, mean height in σ)")
+	stepsCSV := outFile(fs, "steps-csv", "write one row per timed step to this CSV file (h, pass, step, time, cycles, drive phase, contacts, islands, largest island, QCE iterations and boxed-LCP full sweeps of the costliest island, the local sweeps' contact updates of all islands, capped solves, residual, impact, friction and contact-resolution seconds, step wall and CPU seconds, mean height in σ)")
 	memprofile := outFile(fs, "memprofile", "write a heap profile (go tool pprof: inuse_space after the timed steps, alloc_space over the run) to this file")
 	if _, err := parse(fs, args); err != nil {
 		return err
@@ -469,7 +469,7 @@ type stepRec struct {
 
 // stepsHeader is the header of bench patterns --steps-csv.
 var stepsHeader = []string{"h", "pass", "step", "time", "cycles", "phase", "contacts", "islands", "largest",
-	"qce_iterations", "sweeps", "capped", "residual", "impact_s", "friction_s", "resolve_s", "step_s", "cpu_s", "mean_height"}
+	"qce_iterations", "sweeps", "local_updates", "capped", "residual", "impact_s", "friction_s", "resolve_s", "step_s", "cpu_s", "mean_height"}
 
 // stepsRow returns benchLayer's per-step hook writing rows of
 // --steps-csv to sw (nil: no hook).
@@ -481,7 +481,7 @@ func stepsRow(sw *output.SeriesWriter, h float64, pass int) func(y *patterns.Lay
 		cyc := y.Cycles()
 		imp, fr := st.Impact.Seconds(), st.Friction.Seconds()
 		return sw.Write(h, float64(pass), float64(y.N), y.Time(), cyc, cyc-math.Floor(cyc), float64(st.Contacts), float64(st.Islands), float64(st.LargestIsland),
-			float64(st.MaxIslandIterations), float64(st.MaxIslandSweeps), float64(st.Law.Capped), st.Law.Residual, imp, fr, imp+fr, wall, cpu, y.MeanHeight())
+			float64(st.MaxIslandIterations), float64(st.MaxIslandSweeps), float64(st.Law.LocalUpdates), float64(st.Law.Capped), st.Law.Residual, imp, fr, imp+fr, wall, cpu, y.MeanHeight())
 	}
 }
 
