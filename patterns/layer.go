@@ -96,6 +96,11 @@ type Config struct {
 	// published, whose resting spheres sink into the floor and each other
 	// by ½gh² per step.
 	Correction *sim.Correction
+	// ActiveRounds closes the active set of every step
+	// (spheres.ImpactConfig.ActiveRounds): up to that many solves of the
+	// law, until no contact outside the set touches at the end of the
+	// step. 0 or 1: Alg. 4 as published.
+	ActiveRounds int
 }
 
 // BizonDepth and BizonPerArea are the layer of Bizon et al.'s simulation:
@@ -149,8 +154,11 @@ func (c *Config) Check() error {
 	if lx, ly := c.Sides(); min(lx, ly) < 6*c.Sigma {
 		return fmt.Errorf("patterns: %d spheres at %g per σ² make a cell of %.3gσ × %.3gσ, want at least 6σ a side", c.N, c.Cover(), lx/c.Sigma, ly/c.Sigma)
 	}
-	law := c.Law()
-	return law.Check()
+	imp := spheres.ImpactConfig{H: c.H, Law: c.Law(), Correction: c.Correction, ActiveRounds: c.ActiveRounds}
+	if err := imp.Check(); err != nil {
+		return fmt.Errorf("patterns: %w", err)
+	}
+	return nil
 }
 
 // HexAspect is the aspect L_y/L_x = √3/2 of a periodic cell that holds
@@ -281,7 +289,7 @@ func NewPart(c Config, keep func(x [3]float64) bool) (*Layer, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	return &Layer{Cfg: c, Sys: s, Motion: m, floor: ref, imp: spheres.ImpactConfig{H: c.H, Law: c.Law(), Correction: c.Correction}}, nil
+	return &Layer{Cfg: c, Sys: s, Motion: m, floor: ref, imp: spheres.ImpactConfig{H: c.H, Law: c.Law(), Correction: c.Correction, ActiveRounds: c.ActiveRounds}}, nil
 }
 
 // Tiled returns a layer of k × k copies of y side by side in a periodic

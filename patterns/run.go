@@ -64,6 +64,11 @@ type StepCost struct {
 	Correction     time.Duration
 	Passes, Missed int
 	MaxOverlap     float64
+	// Rounds sums the law's solves per step (spheres.ImpactStats.Rounds:
+	// 1 a step unless Config.ActiveRounds closes the active set),
+	// MaxRounds is the most in one step and Open counts the steps whose
+	// set was still growing at the cap.
+	Rounds, MaxRounds, Open int
 }
 
 // Result is what Run measured.
@@ -203,6 +208,11 @@ func (c *StepCost) add(st spheres.ImpactStats, wall time.Duration, sigma float64
 	c.Passes += st.Correction.Passes
 	c.Missed += st.Correction.Missed
 	c.MaxOverlap = math.Max(c.MaxOverlap, st.Correction.Overlap/sigma)
+	c.Rounds += st.Rounds
+	c.MaxRounds = max(c.MaxRounds, st.Rounds)
+	if st.Open {
+		c.Open++
+	}
 }
 
 // sync brings the whole state into Sys (Layer.Remote; nothing to do

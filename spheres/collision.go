@@ -1,6 +1,7 @@
 package spheres
 
 import (
+	"fmt"
 	"math"
 	"time"
 
@@ -28,6 +29,15 @@ type ImpactConfig struct {
 	// order or the broad-phase grid: a run decomposed over processes
 	// (package domain) reproduces it bit for bit.
 	Canonical bool
+	// ActiveRounds, when above 1, closes the active set (package
+	// documentation, "The closed active set"): after the law's solve the
+	// step predicts the end-of-step centres with v⁺, and while a contact
+	// outside the set touches there (or at an earlier round's prediction)
+	// it solves the enlarged set again from the step's v, up to
+	// ActiveRounds solves. At the cap the step goes on with the last
+	// solve and ImpactStats.Open records it. 0 or 1: Alg. 4 as published,
+	// one detection at the free-flight prediction.
+	ActiveRounds int
 }
 
 // Check validates the configuration.
@@ -35,7 +45,23 @@ func (c *ImpactConfig) Check() error {
 	if err := checkStep(c.H, c.SortEvery); err != nil {
 		return err
 	}
+	if err := c.checkRounds(); err != nil {
+		return err
+	}
 	return c.Law.Check()
+}
+
+// checkRounds validates ActiveRounds and the options it excludes.
+func (c *ImpactConfig) checkRounds() error {
+	switch {
+	case c.ActiveRounds < 0:
+		return fmt.Errorf("spheres: ActiveRounds = %d, want ≥ 0", c.ActiveRounds)
+	case c.ActiveRounds > 1 && c.Canonical:
+		return fmt.Errorf("spheres: ActiveRounds = %d with Canonical: the closed active set is not supported in decomposed runs", c.ActiveRounds)
+	case c.ActiveRounds > 1 && c.Correction != nil:
+		return fmt.Errorf("spheres: ActiveRounds = %d with a position correction: choose one (the closed set leaves no missed sphere contacts for the correction's search)", c.ActiveRounds)
+	}
+	return nil
 }
 
 // ImpactStats describes one StepImpact.
@@ -52,6 +78,12 @@ type ImpactStats struct {
 	// MaxIslandSweeps is the most Gauss–Seidel sweeps one island's
 	// coupled friction law took (friction.BoxedLCP; mech.Stats.Sweeps).
 	MaxIslandSweeps int
+	// Rounds is the number of solves of the law (1 unless
+	// ImpactConfig.ActiveRounds closes the active set), and Open reports
+	// a step whose set was still growing at the cap (contacts outside it
+	// touch at the end of the step).
+	Rounds int
+	Open   bool
 	// MaxPenetration is the largest overlap of two spheres (0 if none)
 	// at the start of the step, MaxWallPenetration that of a sphere and a
 	// wall.
@@ -83,6 +115,9 @@ func (s *System) StepImpact(c *ImpactConfig) (ImpactStats, error) {
 	if err := checkStep(c.H, c.SortEvery); err != nil { // the law: prepareLaws
 		return st, err
 	}
+	if err := c.checkRounds(); err != nil {
+		return st, err
+	}
 	if err := s.checkPeriodic(); err != nil {
 		return st, err
 	}
@@ -97,25 +132,71 @@ func (s *System) StepImpact(c *ImpactConfig) (ImpactStats, error) {
 	t1 := time.Now()
 	// Alg. 4 line 2: contacts active at the free-flight prediction,
 	// evaluated at the current positions
+	rounds := max(c.ActiveRounds, 1)
 	w.alg4 = true
-	w.xpScratch = c.Correction == nil // else the correction reads xp
+	w.xpScratch = c.Correction == nil && rounds == 1 // else the correction or a later round reads xp
+	w.xpPrev, w.roundMargin = w.xpPrev[:0], 0
+	if rounds > 1 {
+		w.vStart = growF(w.vStart, len(s.VW))
+		copy(w.vStart, s.VW)
+		w.xp, w.xpRound = s.roundPrediction(0), true
+	}
 	s.detect(h, 0)
 	w.alg4, w.xpScratch = false, false
 	if w.gridErr != nil {
+		w.xpRound = false
 		return st, w.gridErr
 	}
 	if c.Canonical {
 		s.canonicalize()
 	}
-	st.Contacts, st.PairContacts = len(w.con), w.npair
-	st.MaxPenetration, st.MaxWallPenetration = w.maxPen, w.maxWallPen
-	s.splitIslands()
-	st.Islands = w.isl.n
+	var detect, solve time.Duration
 	t2 := time.Now()
-	err := s.solveIslands(&c.Law, &st)
+	detect = t2.Sub(t1)
+	var err error
+	for {
+		st.Contacts, st.PairContacts = len(w.con), w.npair
+		st.MaxPenetration, st.MaxWallPenetration = w.maxPen, w.maxWallPen
+		ts := time.Now()
+		s.splitIslands()
+		st.Islands = w.isl.n
+		t := time.Now()
+		detect += t.Sub(ts)
+		err = s.solveIslands(&c.Law, &st)
+		st.Rounds++
+		solve += time.Since(t)
+		if err != nil || rounds == 1 {
+			break
+		}
+		// the closed active set: the contacts touching at the end of the
+		// step (the prediction with v⁺) or at an earlier round's
+		// prediction; a set that did not grow is closed
+		ts = time.Now()
+		done := len(w.con)
+		w.xpPrev = append(w.xpPrev, w.xp)
+		w.roundMargin = max(w.roundMargin, w.margin)
+		w.xp = s.roundPrediction(len(w.xpPrev))
+		w.alg4 = true
+		s.detect(h, 0)
+		w.alg4 = false
+		detect += time.Since(ts)
+		if w.gridErr != nil {
+			w.xpRound = false
+			return st, w.gridErr
+		}
+		if len(w.con) == done { // the sets only grow: the same set
+			break
+		}
+		if st.Rounds == rounds {
+			st.Open = true // the step goes on with the last solve
+			break
+		}
+		copy(s.VW, w.vStart) // the law starts from the step's v again
+	}
+	w.xpRound = false
 	t3 := time.Now()
 	if err != nil {
-		st.Integrate, st.Detect, st.Solve = t1.Sub(t0), t2.Sub(t1), t3.Sub(t2)
+		st.Integrate, st.Detect, st.Solve = t1.Sub(t0), detect, solve
 		return st, err
 	}
 	// line 8: free flight from the current positions with v⁺
@@ -123,8 +204,8 @@ func (s *System) StepImpact(c *ImpactConfig) (ImpactStats, error) {
 	s.advanceWalls(h)
 	t4 := time.Now()
 	st.Integrate = t1.Sub(t0) + t4.Sub(t3)
-	st.Detect = t2.Sub(t1)
-	st.Solve = t3.Sub(t2)
+	st.Detect = detect
+	st.Solve = solve
 	// last stage: the position correction on the active set (normals at
 	// the step's start, as the law used), gaps at the new centres, and
 	// the contacts the prediction missed (the search starts from the
@@ -148,6 +229,30 @@ func (s *System) predicted(i int) [3]float64 {
 	hh := 0.5 * h * h
 	x, v, g := s.X[3*i:3*i+3], s.VW[6*i:6*i+3], s.Gravity
 	return [3]float64{x[0] + (h*v[0] + hh*g[0]), x[1] + (h*v[1] + hh*g[1]), x[2] + (h*v[2] + hh*g[2])}
+}
+
+// roundPrediction returns the storage of round k's free-flight prediction
+// (the closed active set keeps every round's prediction of the step).
+func (s *System) roundPrediction(k int) []float64 {
+	w := &s.work
+	for len(w.xpRounds) <= k {
+		w.xpRounds = append(w.xpRounds, nil)
+	}
+	w.xpRounds[k] = growF(w.xpRounds[k], 3*s.N())
+	return w.xpRounds[k]
+}
+
+// touchedEarlier reports whether spheres i and j (j's image shifted by
+// shift in x and y) touch at one of the step's earlier predictions.
+func (s *System) touchedEarlier(i, j int, shift [2]float64, rr float64) bool {
+	for _, xp := range s.work.xpPrev {
+		pi, pj := xp[3*i:3*i+3], xp[3*j:3*j+3]
+		e0, e1, e2 := pi[0]-pj[0]+shift[0], pi[1]-pj[1]+shift[1], pi[2]-pj[2]
+		if e0*e0+e1*e1+e2*e2 <= rr*rr {
+			return true
+		}
+	}
+	return false
 }
 
 // freeFlightChunk advances spheres [lo, hi) freely over h: x′ = x + (h v +

@@ -117,6 +117,34 @@
 // record's rel and System.relTangent), 24 bytes per contact less, with
 // the stored values' bits (TestMatrixFreeKnownRelIsExact).
 //
+// # The closed active set (ImpactConfig.ActiveRounds)
+//
+// Alg. 4 finds the active set once, at the prediction with the step's v.
+// An impulse can then drive a sphere into one that was not in the set: a
+// floor rising under a column of resting spheres with small gaps lifts the
+// bottom sphere only, and the free flight (line 8) puts it h·V deep into
+// the one above (at h = 10⁻³ on the vibrated layer the deepest floor
+// overlap reaches 0.7–1σ). Smith et al. §8.2 gather "all constraints
+// expected to be violated along the course of" the step; with
+// ActiveRounds = R > 1 the step takes that to be a fixed point: after a
+// solve it predicts the end of the step with v⁺, x + h v⁺ + ½h²g (which is
+// where line 8 puts the centres), and the active set becomes every contact
+// that touches at this prediction or at any earlier round's, normals at x
+// as before. If the set grew, the law is solved again on the larger set
+// from the step's v (restored bit for bit), up to R solves; if it did not
+// (the sets only grow, so an equal count is the same set), the set is
+// closed: no contact outside it touches at the end of the step, and the
+// law leaves no contact inside it approaching (up to its tolerance). Gaps
+// between spheres then do not close (TestClosedActiveSetColumn: 5 solves
+// close a column of 5; TestClosedActiveSetConserves: an elastic chain in
+// free space keeps momentum and energy to 10⁻¹²); resting spheres still
+// sink into a floor by ½h²|g| a step. At the cap the step goes on with
+// the last solve and ImpactStats.Open reports it. The broad phase keeps
+// the largest margin of the step's rounds, so that every pair touching at
+// an earlier prediction is still a candidate. Each round is an exact
+// solve of the whole law on the enlarged islands; the cost is that of R′
+// steps, R′ the solves taken.
+//
 // # Periodic sides (periodic.go)
 //
 // System.Periodic makes x and y periodic: nearest-image contacts, a broad

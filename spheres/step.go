@@ -285,6 +285,11 @@ type workspace struct {
 	xp          []float64           // the free-flight prediction of the centres (in scr when xpScratch, else xpOwn)
 	xpOwn       []float64           // xp's own storage, for a step whose position correction reads it
 	xpScratch   bool                // this detection's xp is not read after it (StepImpact without correction): in scr
+	xpRounds    [][]float64         // the closed active set: storage of each round's prediction (roundPrediction)
+	xpPrev      [][]float64         // the step's earlier predictions, whose touching pairs stay active (ActiveRounds)
+	xpRound     bool                // xp is set by StepImpact's round (roundPrediction), not by detect
+	roundMargin float64             // the largest broad-phase margin of the step's earlier rounds
+	vStart      []float64           // the step's v, from which every round's solve starts
 	fPredict    func(k, lo, hi int) // the prediction and the bounds (detect)
 	bounds      []sphereBounds      // per range of fPredict
 	fKeys       func(_, lo, hi int) // the spheres' cells (gridIn)
@@ -563,6 +568,8 @@ func (s *System) detect(h, eps float64) {
 	// and the bounds of the margin and the grid, by ranges
 	if w.alg4 && w.xpScratch {
 		w.xp = w.scr.Floats(3 * n)
+	} else if w.alg4 && w.xpRound {
+		// a round of the closed active set: xp is its own (roundPrediction)
 	} else if w.alg4 {
 		w.xpOwn = growF(w.xpOwn, 3*n)
 		w.xp = w.xpOwn
@@ -591,6 +598,11 @@ func (s *System) detect(h, eps float64) {
 	w.margin = s.marginFor(h, b.v2)
 	if w.marginSet > 0 {
 		w.margin = w.marginSet
+	}
+	if w.alg4 && len(w.xpPrev) > 0 {
+		// a later round of the closed active set: the pairs touching at an
+		// earlier round's prediction must stay candidates
+		w.margin = max(w.margin, w.roundMargin)
 	}
 	s.gridIn(2*b.r+w.margin, b.lo, b.hi, true)
 	cells := w.dims[0] * w.dims[1] * w.dims[2]
@@ -814,25 +826,29 @@ func (s *System) pairs(out []contact, pen float64, i int, js []int32) ([]contact
 	xp, r := w.xp, s.R
 	pi := xp[3*i : 3*i+3 : 3*i+3]
 	pi0, pi1, pi2, ri := pi[0], pi[1], pi[2], r[i]
+	earlier := len(w.xpPrev) > 0
 	for _, j := range js {
 		pj := xp[3*j : 3*j+3 : 3*j+3]
 		e0, e1, e2 := pi0-pj[0], pi1-pj[1], pi2-pj[2]
+		var shift [2]float64
 		if lx > 0 {
 			if e0 > 0.5*lx {
-				e0 += -lx
+				shift[0] = -lx
 			} else if e0 < -0.5*lx {
-				e0 += lx
+				shift[0] = lx
 			}
+			e0 += shift[0]
 		}
 		if ly > 0 {
 			if e1 > 0.5*ly {
-				e1 += -ly
+				shift[1] = -ly
 			} else if e1 < -0.5*ly {
-				e1 += ly
+				shift[1] = ly
 			}
+			e1 += shift[1]
 		}
 		rr := ri + r[j]
-		if e0*e0+e1*e1+e2*e2 > rr*rr {
+		if e0*e0+e1*e1+e2*e2 > rr*rr && !(earlier && s.touchedEarlier(i, int(j), shift, rr)) {
 			continue
 		}
 		out, pen = s.pair(out, pen, i, int(j))
@@ -865,7 +881,7 @@ func (s *System) pair(out []contact, pen float64, i, j int) ([]contact, float64)
 		// far below half a period)
 		pi, pj := w.xp[3*i:3*i+3], w.xp[3*j:3*j+3]
 		e0, e1, e2 := pi[0]-pj[0]+shift[0], pi[1]-pj[1]+shift[1], pi[2]-pj[2]
-		if e0*e0+e1*e1+e2*e2 > rr*rr {
+		if e0*e0+e1*e1+e2*e2 > rr*rr && !s.touchedEarlier(i, j, shift, rr) {
 			return out, pen
 		}
 	} else if lim := rr + w.margin; d2 >= lim*lim {
@@ -915,7 +931,7 @@ func (s *System) wallChunk(ch, lo, hi int) {
 			if w.alg4 {
 				h := w.h
 				p1 := [3]float64{pl.P[0] + h*pl.V[0], pl.P[1] + h*pl.V[1], pl.P[2] + h*pl.V[2]}
-				if pl.N[0]*(xp[0]-p1[0])+pl.N[1]*(xp[1]-p1[1])+pl.N[2]*(xp[2]-p1[2]) > r {
+				if pl.N[0]*(xp[0]-p1[0])+pl.N[1]*(xp[1]-p1[1])+pl.N[2]*(xp[2]-p1[2]) > r && !s.touchedPlaneEarlier(i, pl, p1, r) {
 					continue
 				}
 			}
@@ -930,7 +946,7 @@ func (s *System) wallChunk(ch, lo, hi int) {
 			}
 			d, n := bx.distance(x)
 			if w.alg4 {
-				if dp, _ := bx.distance(xp); dp > r {
+				if dp, _ := bx.distance(xp); dp > r && !s.touchedWallEarlier(i, bx, r) {
 					continue
 				}
 			} else if d-r >= m {
@@ -942,7 +958,7 @@ func (s *System) wallChunk(ch, lo, hi int) {
 			cy := &s.Cylinders[k]
 			d, n := cy.distance(x)
 			if w.alg4 {
-				if dp, _ := cy.distance(xp); dp > r {
+				if dp, _ := cy.distance(xp); dp > r && !s.touchedWallEarlier(i, cy, r) {
 					continue
 				}
 			} else if d-r >= m {
@@ -953,6 +969,30 @@ func (s *System) wallChunk(ch, lo, hi int) {
 	}
 	w.chunkCon[ch] = out
 	w.chunkPen[2*ch+1] = pen
+}
+
+// touchedPlaneEarlier reports whether sphere i touches plane pl, advanced
+// to p1 by the step, at one of the step's earlier predictions.
+func (s *System) touchedPlaneEarlier(i int, pl *Plane, p1 [3]float64, r float64) bool {
+	for _, xp := range s.work.xpPrev {
+		x := xp[3*i : 3*i+3]
+		if pl.N[0]*(x[0]-p1[0])+pl.N[1]*(x[1]-p1[1])+pl.N[2]*(x[2]-p1[2]) <= r {
+			return true
+		}
+	}
+	return false
+}
+
+// touchedWallEarlier is touchedPlaneEarlier for a fixed box or cylinder.
+func (s *System) touchedWallEarlier(i int, wl interface {
+	distance([]float64) (float64, [3]float64)
+}, r float64) bool {
+	for _, xp := range s.work.xpPrev {
+		if d, _ := wl.distance(xp[3*i : 3*i+3]); d <= r {
+			return true
+		}
+	}
+	return false
 }
 
 // wall appends the contact of sphere i with wall j (< 0) at gap xi, normal

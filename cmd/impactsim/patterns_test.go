@@ -74,6 +74,44 @@ func TestPatternsCorrection(t *testing.T) {
 	}
 }
 
+// TestPatternsActiveRounds: --active-rounds closes the active set. On 900
+// spheres at h = 10⁻³ (0.3 periods, the first landing) the summary reports
+// the solves and no open step, and the deepest floor overlap is below a
+// tenth of Alg. 4's (one detection) on the same run; with the position
+// correction it is a usage error (exit 2).
+func TestPatternsActiveRounds(t *testing.T) {
+	floor := func(args ...string) (float64, string) {
+		var out, errb bytes.Buffer
+		a := append([]string{"--pattern", "hexagons", "--n", "900", "--cycles", "0.3", "--sample-every", "0.3", "--dt", "1e-3", "--quiet", "--out", t.TempDir()}, args...)
+		if err := cmdPatterns(a, &out, &errb); err != nil {
+			t.Fatal(err)
+		}
+		line := strings.TrimSpace(out.String())
+		var pen float64
+		i := strings.Index(line, "deepest floor overlap ")
+		if i < 0 {
+			t.Fatalf("summary without the floor overlap: %s", line)
+		}
+		if _, err := fmt.Sscanf(line[i:], "deepest floor overlap %gσ", &pen); err != nil {
+			t.Fatal(err)
+		}
+		return pen, line
+	}
+	one, _ := floor()
+	closed, line := floor("--active-rounds", "100")
+	t.Log(line)
+	if !strings.Contains(line, "closed active set: ") || !strings.Contains(line, ", 0 steps open at the cap") {
+		t.Errorf("summary without the closed set's solves, or with open steps: %s", line)
+	}
+	if !(closed < one/10) {
+		t.Errorf("deepest floor overlap %gσ with the closed set, %gσ with one detection: want below a tenth", closed, one)
+	}
+	args := []string{"patterns", "--n", "900", "--quiet", "--out", t.TempDir(), "--active-rounds", "5", "--position-correction", "on"}
+	if code, _, errs := runCLI(t, args...); code != 2 || !strings.Contains(errs, "--active-rounds 5: not with --position-correction on") {
+		t.Errorf("%v: exit %d, %q, want 2 and a message about the correction", args, code, errs)
+	}
+}
+
 // seriesColumns is series.csv's header as patterns/doc.go documents it.
 var seriesColumns = []string{"time", "cycles", "lambda_sigma", "lambda_over_H", "dispersion_lambda_over_H", "peaks", "contrast", "mean_height_sigma",
 	"shell_lambda_sigma", "shell_lambda_over_H", "shell_symmetry", "shell_q2", "shell_q4", "shell_q6", "shell_contrast_sigma",

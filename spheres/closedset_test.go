@@ -1,0 +1,224 @@
+package spheres
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"impactsim/sim"
+)
+
+// column is k spheres of radius ½ (density 1000) stacked on the z axis with
+// gaps gap (the first gap above the floor at z = 0, which rises at vf),
+// sphere i at velocity vs[i] (vs may be shorter: the rest at rest), no
+// gravity; floor false: no walls at all.
+func column(k int, gap, vf float64, floor bool, vs ...float64) *System {
+	s := &System{}
+	if floor {
+		s.Planes = []Plane{{N: [3]float64{0, 0, 1}, V: [3]float64{0, 0, vf}}}
+	}
+	for i := 0; i < k; i++ {
+		var v float64
+		if i < len(vs) {
+			v = vs[i]
+		}
+		s.Add([3]float64{0, 0, 0.5 + gap + float64(i)*(1+gap)}, [3]float64{0, 0, v}, [3]float64{}, 0.5, 1000)
+	}
+	return s
+}
+
+// minGap is the smallest gap of consecutive spheres of a column, and of
+// the first with the floor (if any).
+func minGap(s *System) float64 {
+	g := math.Inf(1)
+	if len(s.Planes) > 0 {
+		pl := s.Planes[0]
+		g = s.X[2] - s.R[0] - pl.P[2]
+	}
+	for i := 1; i < s.N(); i++ {
+		g = math.Min(g, s.X[3*i+2]-s.X[3*i-1]-s.R[i]-s.R[i-1])
+	}
+	return g
+}
+
+// TestClosedActiveSetColumn: a floor rising at 1 m/s under a column of 5
+// spheres at rest with gaps of 10⁻⁶ m, h = 0.1 s, inelastic LCP. Alg. 4 as
+// published (one detection) finds only the floor contact: the bottom
+// sphere leaves at the floor's speed and ends the step 0.1 m deep in the
+// one above. The closed active set adds one contact of the column per
+// round — the pair that touches at the end of the step under the last
+// round's v⁺ — and closes after 5 solves (the sixth detection finds
+// nothing new): the whole column leaves at the floor's speed, no gap
+// closes, momentum gained is the floor's impulse. Capped at 3 solves the
+// step goes on and reports the open set.
+func TestClosedActiveSetColumn(t *testing.T) {
+	law := Law{Operator: "lcp", Friction: "none", CoR: 0}
+	const gap, h = 1e-6, 0.1
+	s := column(5, gap, 1, true)
+	st, err := s.StepImpact(&ImpactConfig{H: h, Law: law})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Rounds != 1 || st.Contacts != 1 || st.Open {
+		t.Errorf("Alg. 4: %d solves, %d contacts, open %v; want 1, 1, false", st.Rounds, st.Contacts, st.Open)
+	}
+	if g := minGap(s); !(g < -0.09) {
+		t.Errorf("Alg. 4: smallest gap after the step %g, want about −0.1 (the missed contact)", g)
+	}
+
+	s = column(5, gap, 1, true)
+	st, err = s.StepImpact(&ImpactConfig{H: h, Law: law, ActiveRounds: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Rounds != 5 || st.Contacts != 5 || st.Open {
+		t.Errorf("closed: %d solves, %d contacts, open %v; want 5, 5, false", st.Rounds, st.Contacts, st.Open)
+	}
+	for i := 0; i < s.N(); i++ {
+		if v := s.VW[6*i+2]; math.Abs(v-1) > 1e-12 {
+			t.Errorf("closed: sphere %d leaves at %.15g m/s, want 1 (the floor's)", i, v)
+		}
+	}
+	if g := minGap(s); math.Abs(g-gap) > 1e-12 {
+		t.Errorf("closed: smallest gap after the step %g, want %g (none closes)", g, gap)
+	}
+
+	s = column(5, gap, 1, true)
+	st, err = s.StepImpact(&ImpactConfig{H: h, Law: law, ActiveRounds: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Rounds != 3 || st.Contacts != 3 || !st.Open {
+		t.Errorf("capped at 3: %d solves, %d contacts, open %v; want 3, 3, true", st.Rounds, st.Contacts, st.Open)
+	}
+}
+
+// TestClosedActiveSetConserves: a sphere at 1 m/s striking a resting
+// column of 4 with gaps of 10⁻⁶ m in free space (no walls, no gravity),
+// elastic GR, h = 0.1 s. The closed set is the whole chain; the step keeps
+// momentum and kinetic energy to 10⁻¹², and no gap closes beyond its
+// start, which one detection does not achieve.
+func TestClosedActiveSetConserves(t *testing.T) {
+	law := Law{Operator: "gr", Friction: "none", CoR: 1}
+	const gap = 1e-6
+	for _, rounds := range []int{1, 10} {
+		s := column(5, gap, 0, false, 1)
+		p0, e0 := s.momentumZ(), s.kinetic()
+		st, err := s.StepImpact(&ImpactConfig{H: 0.1, Law: law, ActiveRounds: rounds})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := s.momentumZ(); math.Abs(p-p0) > 1e-12*math.Abs(p0) {
+			t.Errorf("%d rounds: momentum %.17g, want %.17g", rounds, p, p0)
+		}
+		if e := s.kinetic(); math.Abs(e-e0) > 1e-12*e0 {
+			t.Errorf("%d rounds: kinetic energy %.17g, want %.17g", rounds, e, e0)
+		}
+		g := minGap(s)
+		if rounds == 1 && !(g < -0.05) {
+			t.Errorf("one detection: smallest gap %g, want a missed contact (< −0.05)", g)
+		}
+		if rounds > 1 && (st.Open || st.Contacts != 4 || g < -1e-12) {
+			t.Errorf("closed: open %v, %d contacts, smallest gap %g; want closed, 4, ≥ 0", st.Open, st.Contacts, g)
+		}
+	}
+}
+
+func (s *System) momentumZ() float64 {
+	p := 0.0
+	for i := range s.R {
+		p += s.VW[6*i+2] / s.InvM[i]
+	}
+	return p
+}
+
+func (s *System) kinetic() float64 {
+	e := 0.0
+	for i := range s.R {
+		v := s.VW[6*i : 6*i+3]
+		e += 0.5 * (v[0]*v[0] + v[1]*v[1] + v[2]*v[2]) / s.InvM[i]
+	}
+	return e
+}
+
+// TestClosedActiveSetCrate: on the crate (150 spheres, rising floor, e(v),
+// μ = 0.5) at h = 10⁻³ the closed set is bitwise the same for 1, 2 and 3
+// workers and with every island on the pool, for GR + Alg. 3 and QCE +
+// boxed LCP; its steps close (none open at a cap of 50), the overlaps it
+// leaves are no deeper than Alg. 4's, and a steady step allocates nothing.
+func TestClosedActiveSetCrate(t *testing.T) {
+	for _, l := range []Law{{Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5}, {Operator: "qce", Friction: "blcp", CoR: 0.7, V0: 0.5}} {
+		var ref *System
+		for _, nw := range []int{1, 2, 3, -2} {
+			s := crate(150, 2)
+			if nw < 0 {
+				nw, s.work.bigAt = -nw, 1
+			}
+			done := onWorkers(s, nw)
+			cfg := &ImpactConfig{H: 1e-3, Law: l, SortEvery: 7, ActiveRounds: 50}
+			rounds, pen := 0, 0.0
+			for k := 0; k < 40; k++ {
+				st, err := s.StepImpact(cfg)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if st.Open {
+					t.Fatalf("%s: step %d still open after %d solves", l.Name(), k, st.Rounds)
+				}
+				rounds = max(rounds, st.Rounds)
+				pen = math.Max(pen, st.MaxPenetration)
+			}
+			if nw == 1 && s.work.bigAt == 0 {
+				one := crate(150, 2)
+				onePen := 0.0
+				for k := 0; k < 40; k++ {
+					st, err := one.StepImpact(&ImpactConfig{H: 1e-3, Law: l, SortEvery: 7})
+					if err != nil {
+						t.Fatal(err)
+					}
+					onePen = math.Max(onePen, st.MaxPenetration)
+				}
+				if pen > onePen {
+					t.Errorf("%s: deepest sphere overlap %g with the closed set, %g with one detection", l.Name(), pen, onePen)
+				}
+				t.Logf("%s: at most %d solves a step; deepest overlap %.3g m closed, %.3g m one detection", l.Name(), rounds, pen, onePen)
+				a := testing.AllocsPerRun(5, func() { // the steps of one, a copy of s's run
+					if _, err := one.StepImpact(cfg); err != nil {
+						t.Fatal(err)
+					}
+				})
+				if a != 0 {
+					t.Errorf("%s: %v allocations per closed step, want 0", l.Name(), a)
+				}
+			}
+			done()
+			if ref == nil {
+				ref = s
+				continue
+			}
+			sameState(t, l.Name()+" closed", s, ref)
+		}
+	}
+}
+
+// TestClosedActiveSetCheck: the options the closed set excludes are
+// refused, by Check and by StepImpact.
+func TestClosedActiveSetCheck(t *testing.T) {
+	law := Law{Operator: "gr", Friction: "none", CoR: 1}
+	for _, c := range []struct {
+		cfg  ImpactConfig
+		want string
+	}{
+		{ImpactConfig{H: 0.1, Law: law, ActiveRounds: -1}, "want ≥ 0"},
+		{ImpactConfig{H: 0.1, Law: law, ActiveRounds: 2, Canonical: true}, "decomposed"},
+		{ImpactConfig{H: 0.1, Law: law, ActiveRounds: 2, Correction: &sim.Correction{Project: true, Tol: 1e-6}}, "position correction"},
+	} {
+		if err := c.cfg.Check(); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Check: %v, want an error with %q", err, c.want)
+		}
+		s := column(2, 1e-3, 0, false, 1)
+		if _, err := s.StepImpact(&c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("StepImpact: %v, want an error with %q", err, c.want)
+		}
+	}
+}
