@@ -144,7 +144,7 @@ func (s *System) StepImpact(c *ImpactConfig) (ImpactStats, error) {
 	s.detect(h, 0)
 	w.alg4, w.xpScratch = false, false
 	if w.gridErr != nil {
-		w.xpRound = false
+		w.endRounds()
 		return st, w.gridErr
 	}
 	if c.Canonical {
@@ -181,7 +181,7 @@ func (s *System) StepImpact(c *ImpactConfig) (ImpactStats, error) {
 		w.alg4 = false
 		detect += time.Since(ts)
 		if w.gridErr != nil {
-			w.xpRound = false
+			w.endRounds()
 			return st, w.gridErr
 		}
 		if len(w.con) == done { // the sets only grow: the same set
@@ -193,7 +193,7 @@ func (s *System) StepImpact(c *ImpactConfig) (ImpactStats, error) {
 		}
 		copy(s.VW, w.vStart) // the law starts from the step's v again
 	}
-	w.xpRound = false
+	w.endRounds()
 	t3 := time.Now()
 	if err != nil {
 		st.Integrate, st.Detect, st.Solve = t1.Sub(t0), detect, solve
@@ -229,6 +229,12 @@ func (s *System) predicted(i int) [3]float64 {
 	hh := 0.5 * h * h
 	x, v, g := s.X[3*i:3*i+3], s.VW[6*i:6*i+3], s.Gravity
 	return [3]float64{x[0] + (h*v[0] + hh*g[0]), x[1] + (h*v[1] + hh*g[1]), x[2] + (h*v[2] + hh*g[2])}
+}
+
+// endRounds ends a step's rounds: no other detection (Step, the
+// decomposed stages) may see its predictions.
+func (w *workspace) endRounds() {
+	w.xpRound, w.xpPrev, w.roundMargin = false, w.xpPrev[:0], 0
 }
 
 // roundPrediction returns the storage of round k's free-flight prediction

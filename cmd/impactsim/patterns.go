@@ -477,7 +477,7 @@ type stepRec struct {
 
 // stepsHeader is the header of bench patterns --steps-csv.
 var stepsHeader = []string{"h", "pass", "step", "time", "cycles", "phase", "contacts", "islands", "largest",
-	"qce_iterations", "sweeps", "local_updates", "capped", "residual", "impact_s", "friction_s", "resolve_s", "step_s", "cpu_s", "mean_height"}
+	"qce_iterations", "sweeps", "local_updates", "capped", "residual", "impact_s", "friction_s", "resolve_s", "step_s", "cpu_s", "mean_height", "rounds", "open"}
 
 // stepsRow returns benchLayer's per-step hook writing rows of
 // --steps-csv to sw (nil: no hook).
@@ -489,8 +489,15 @@ func stepsRow(sw *output.SeriesWriter, h float64, pass int) func(y *patterns.Lay
 		cyc := y.Cycles()
 		imp, fr := st.Impact.Seconds(), st.Friction.Seconds()
 		return sw.Write(h, float64(pass), float64(y.N), y.Time(), cyc, cyc-math.Floor(cyc), float64(st.Contacts), float64(st.Islands), float64(st.LargestIsland),
-			float64(st.MaxIslandIterations), float64(st.MaxIslandSweeps), float64(st.Law.LocalUpdates), float64(st.Law.Capped), st.Law.Residual, imp, fr, imp+fr, wall, cpu, y.MeanHeight())
+			float64(st.MaxIslandIterations), float64(st.MaxIslandSweeps), float64(st.Law.LocalUpdates), float64(st.Law.Capped), st.Law.Residual, imp, fr, imp+fr, wall, cpu, y.MeanHeight(), float64(st.Rounds), b2f(st.Open))
 	}
+}
+
+func b2f(b bool) float64 {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 // benchLayer times steps of y after one untimed step (which grows the

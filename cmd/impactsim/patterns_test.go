@@ -221,6 +221,11 @@ func TestBenchPatternsStepsCSV(t *testing.T) {
 	for k, s := range tab.Column("sweeps") {
 		most, qce = max(most, s), max(qce, tab.Column("qce_iterations")[k])
 	}
+	for k, r := range tab.Column("rounds") {
+		if r != 1 || tab.Column("open")[k] != 0 {
+			t.Fatalf("step %d: %v solves, open %v; want 1 and 0 without --active-rounds", k, r, tab.Column("open")[k])
+		}
+	}
 	if most < 2 || qce < 1 || qce > 20 {
 		t.Errorf("at most %v sweeps and %v QCE iterations per step in 40 steps of a landing layer, want the boxed LCP's sweeps (≥ 2) apart from QCE's iterations", most, qce)
 	}
