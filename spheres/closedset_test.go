@@ -148,15 +148,8 @@ func (s *System) kinetic() float64 {
 // leaves are no deeper than Alg. 4's, and a steady step allocates nothing.
 func TestClosedActiveSetCrate(t *testing.T) {
 	for _, l := range []Law{{Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5}, {Operator: "qce", Friction: "blcp", CoR: 0.7, V0: 0.5}} {
-		var ref *System
-		for _, nw := range []int{1, 2, 3, -2} {
-			s := crate(150, 2)
-			if nw < 0 {
-				nw, s.work.bigAt = -nw, 1
-			}
-			done := onWorkers(s, nw)
-			cfg := &ImpactConfig{H: 1e-3, Law: l, SortEvery: 7, ActiveRounds: 50}
-			rounds, pen := 0, 0.0
+		cfg := &ImpactConfig{H: 1e-3, Law: l, SortEvery: 7, ActiveRounds: 50}
+		steps := func(s *System, cfg *ImpactConfig) (rounds int, pen float64) {
 			for k := 0; k < 40; k++ {
 				st, err := s.StepImpact(cfg)
 				if err != nil {
@@ -165,38 +158,26 @@ func TestClosedActiveSetCrate(t *testing.T) {
 				if st.Open {
 					t.Fatalf("%s: step %d still open after %d solves", l.Name(), k, st.Rounds)
 				}
-				rounds = max(rounds, st.Rounds)
-				pen = math.Max(pen, st.MaxPenetration)
+				rounds, pen = max(rounds, st.Rounds), math.Max(pen, st.MaxPenetration)
 			}
-			if nw == 1 && s.work.bigAt == 0 {
-				one := crate(150, 2)
-				onePen := 0.0
-				for k := 0; k < 40; k++ {
-					st, err := one.StepImpact(&ImpactConfig{H: 1e-3, Law: l, SortEvery: 7})
-					if err != nil {
-						t.Fatal(err)
-					}
-					onePen = math.Max(onePen, st.MaxPenetration)
-				}
-				if pen > onePen {
-					t.Errorf("%s: deepest sphere overlap %g with the closed set, %g with one detection", l.Name(), pen, onePen)
-				}
-				t.Logf("%s: at most %d solves a step; deepest overlap %.3g m closed, %.3g m one detection", l.Name(), rounds, pen, onePen)
-				a := testing.AllocsPerRun(5, func() { // the steps of one, a copy of s's run
-					if _, err := one.StepImpact(cfg); err != nil {
-						t.Fatal(err)
-					}
-				})
-				if a != 0 {
-					t.Errorf("%s: %v allocations per closed step, want 0", l.Name(), a)
-				}
+			return rounds, pen
+		}
+		acrossWorkers(t, l.Name()+" closed", func(s *System) { steps(s, cfg) })
+		closed := crate(150, 2)
+		rounds, pen := steps(closed, cfg)
+		one := crate(150, 2)
+		_, onePen := steps(one, &ImpactConfig{H: 1e-3, Law: l, SortEvery: 7})
+		if pen > onePen {
+			t.Errorf("%s: deepest sphere overlap %g with the closed set, %g with one detection", l.Name(), pen, onePen)
+		}
+		t.Logf("%s: at most %d solves a step; deepest overlap %.3g m closed, %.3g m one detection", l.Name(), rounds, pen, onePen)
+		a := testing.AllocsPerRun(5, func() {
+			if _, err := closed.StepImpact(cfg); err != nil {
+				t.Fatal(err)
 			}
-			done()
-			if ref == nil {
-				ref = s
-				continue
-			}
-			sameState(t, l.Name()+" closed", s, ref)
+		})
+		if a != 0 {
+			t.Errorf("%s: %v allocations per closed step, want 0", l.Name(), a)
 		}
 	}
 }

@@ -171,24 +171,34 @@ func TestImpactMatchesRigid3d(t *testing.T) {
 // built) as a large one, by the law on the pool.
 func TestImpactDeterministicAcrossWorkers(t *testing.T) {
 	for _, l := range []Law{{Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5}, {Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5, MatrixFreeFrom: 1}, {Operator: "qce", Friction: "blcp", CoR: 0.7, V0: 0.5}} {
-		var ref *System
-		for _, nw := range []int{1, 2, 3, -2} {
-			s := crate(150, 2)
-			if nw < 0 {
-				nw, s.work.bigAt = -nw, 1
-			}
-			done := onWorkers(s, nw)
+		acrossWorkers(t, l.Name(), func(s *System) {
 			impactSteps(t, s, l, 40)
-			done()
 			if fr, ok := s.work.iw[0].law.fr.(*friction.MaxDissipation); ok && fr.MatrixFreeFrom != l.MatrixFreeFrom {
 				t.Fatalf("the law's Alg. 3 has MatrixFreeFrom %d, want %d", fr.MatrixFreeFrom, l.MatrixFreeFrom)
 			}
-			if ref == nil {
-				ref = s
-				continue
-			}
-			sameState(t, fmt.Sprintf("%s, %d workers (pooled islands: %v)", l.Name(), nw, s.work.bigAt > 0), s, ref)
+		})
+	}
+}
+
+// acrossWorkers runs run on the crate (150 spheres, seed 2) with 1, 2 and
+// 3 workers and with every island solved on a pool of 2, and fails unless
+// the four end in bitwise the same state.
+func acrossWorkers(t *testing.T, what string, run func(s *System)) {
+	t.Helper()
+	var ref *System
+	for _, nw := range []int{1, 2, 3, -2} {
+		s := crate(150, 2)
+		if nw < 0 {
+			nw, s.work.bigAt = -nw, 1
 		}
+		done := onWorkers(s, nw)
+		run(s)
+		done()
+		if ref == nil {
+			ref = s
+			continue
+		}
+		sameState(t, fmt.Sprintf("%s, %d workers (pooled islands: %v)", what, nw, s.work.bigAt > 0), s, ref)
 	}
 }
 
