@@ -1,7 +1,9 @@
 package spheres
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
@@ -27,16 +29,22 @@ func column(k int, gap, vf float64, floor bool, vs ...float64) *System {
 	return s
 }
 
-// minGap is the smallest gap of consecutive spheres of a column, and of
-// the first with the floor (if any).
+// minGap is the smallest gap of consecutive spheres of a column (in the
+// order of height: a step may reorder the arrays), and of the lowest with
+// the floor (if any).
 func minGap(s *System) float64 {
+	k := make([]int, s.N())
+	for i := range k {
+		k[i] = i
+	}
+	slices.SortFunc(k, func(a, b int) int { return cmp.Compare(s.X[3*a+2], s.X[3*b+2]) })
 	g := math.Inf(1)
 	if len(s.Planes) > 0 {
-		pl := s.Planes[0]
-		g = s.X[2] - s.R[0] - pl.P[2]
+		g = s.X[3*k[0]+2] - s.R[k[0]] - s.Planes[0].P[2]
 	}
-	for i := 1; i < s.N(); i++ {
-		g = math.Min(g, s.X[3*i+2]-s.X[3*i-1]-s.R[i]-s.R[i-1])
+	for n := 1; n < len(k); n++ {
+		i, j := k[n], k[n-1]
+		g = math.Min(g, s.X[3*i+2]-s.X[3*j+2]-s.R[i]-s.R[j])
 	}
 	return g
 }
@@ -103,15 +111,15 @@ func TestClosedActiveSetConserves(t *testing.T) {
 	const gap = 1e-6
 	for _, rounds := range []int{1, 10} {
 		s := column(5, gap, 0, false, 1)
-		p0, e0 := s.momentumZ(), s.kinetic()
+		p0, e0 := s.LinearMomentum()[2], s.KineticEnergy()
 		st, err := s.StepImpact(&ImpactConfig{H: 0.1, Law: law, ActiveRounds: rounds})
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p := s.momentumZ(); math.Abs(p-p0) > 1e-12*math.Abs(p0) {
+		if p := s.LinearMomentum()[2]; math.Abs(p-p0) > 1e-12*math.Abs(p0) {
 			t.Errorf("%d rounds: momentum %.17g, want %.17g", rounds, p, p0)
 		}
-		if e := s.kinetic(); math.Abs(e-e0) > 1e-12*e0 {
+		if e := s.KineticEnergy(); math.Abs(e-e0) > 1e-12*e0 {
 			t.Errorf("%d rounds: kinetic energy %.17g, want %.17g", rounds, e, e0)
 		}
 		g := minGap(s)
@@ -122,23 +130,6 @@ func TestClosedActiveSetConserves(t *testing.T) {
 			t.Errorf("closed: open %v, %d contacts, smallest gap %g; want closed, 4, ≥ 0", st.Open, st.Contacts, g)
 		}
 	}
-}
-
-func (s *System) momentumZ() float64 {
-	p := 0.0
-	for i := range s.R {
-		p += s.VW[6*i+2] / s.InvM[i]
-	}
-	return p
-}
-
-func (s *System) kinetic() float64 {
-	e := 0.0
-	for i := range s.R {
-		v := s.VW[6*i : 6*i+3]
-		e += 0.5 * (v[0]*v[0] + v[1]*v[1] + v[2]*v[2]) / s.InvM[i]
-	}
-	return e
 }
 
 // TestClosedActiveSetCrate: on the crate (150 spheres, rising floor, e(v),
@@ -200,6 +191,53 @@ func TestClosedActiveSetCheck(t *testing.T) {
 		s := column(2, 1e-3, 0, false, 1)
 		if _, err := s.StepImpact(&c.cfg); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("StepImpact: %v, want an error with %q", err, c.want)
+		}
+	}
+}
+
+// TestClosedActiveSetPeriodic: the elastic chain of
+// TestClosedActiveSetConserves laid along x across a periodic side (period
+// 20 m, the chain from x = 17.5 to 21.5) closes over the same 4 contacts
+// and gives the velocities of the chain in open space to 10⁻¹².
+func TestClosedActiveSetPeriodic(t *testing.T) {
+	law := Law{Operator: "gr", Friction: "none", CoR: 1}
+	const gap = 1e-6
+	chain := func(x0 float64, periodic bool) *System {
+		s := &System{}
+		if periodic {
+			s.Periodic = Periodic{L: [2]float64{20, 20}}
+		}
+		for i := 0; i < 5; i++ {
+			v := 0.0
+			if i == 0 {
+				v = 1
+			}
+			s.Add([3]float64{x0 + float64(i)*(1+gap), 10, 0}, [3]float64{v, 0, 0}, [3]float64{}, 0.5, 1000)
+		}
+		return s
+	}
+	open, wrapped := chain(5, false), chain(17.5, true)
+	cfg := &ImpactConfig{H: 0.1, Law: law, ActiveRounds: 10}
+	so, err := open.StepImpact(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sw, err := wrapped.StepImpact(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if so.Open || sw.Open || so.Contacts != 4 || sw.Contacts != 4 {
+		t.Fatalf("open space: %d contacts (open %v); periodic: %d (open %v); want 4 and closed", so.Contacts, so.Open, sw.Contacts, sw.Open)
+	}
+	at := map[int64]int{} // the step may reorder the spheres: compare by ID
+	for i, id := range wrapped.ID {
+		at[id] = i
+	}
+	for i, id := range open.ID {
+		for k := 0; k < 6; k++ {
+			if a, b := wrapped.VW[6*at[id]+k], open.VW[6*i+k]; math.Abs(a-b) > 1e-12 {
+				t.Errorf("sphere %d, VW[%d]: %.17g across the side, %.17g in open space", id, k, a, b)
+			}
 		}
 	}
 }

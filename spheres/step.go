@@ -285,11 +285,6 @@ type workspace struct {
 	xp          []float64           // the free-flight prediction of the centres (in scr when xpScratch, else xpOwn)
 	xpOwn       []float64           // xp's own storage, for a step whose position correction reads it
 	xpScratch   bool                // this detection's xp is not read after it (StepImpact without correction): in scr
-	xpRounds    [][]float64         // the closed active set: storage of each round's prediction (roundPrediction)
-	xpPrev      [][]float64         // the step's earlier predictions, whose touching pairs stay active (ActiveRounds)
-	xpRound     bool                // xp is set by StepImpact's round (roundPrediction), not by detect
-	roundMargin float64             // the largest broad-phase margin of the step's earlier rounds
-	vStart      []float64           // the step's v, from which every round's solve starts
 	fPredict    func(k, lo, hi int) // the prediction and the bounds (detect)
 	bounds      []sphereBounds      // per range of fPredict
 	fKeys       func(_, lo, hi int) // the spheres' cells (gridIn)
@@ -318,6 +313,14 @@ type workspace struct {
 	// whether a periodic side is shorter than three cells
 	csd     [3]float64
 	gridErr error
+
+	// the closed active set (ImpactConfig.ActiveRounds); last, so that the
+	// fields every step reads keep their places
+	xpRounds    [][]float64 // storage of each round's prediction (roundPrediction)
+	xpPrev      [][]float64 // the step's earlier predictions, whose touching pairs stay active
+	xpRound     bool        // xp is set by StepImpact's round (roundPrediction), not by detect
+	roundMargin float64     // the largest broad-phase margin of the step's earlier rounds
+	vStart      []float64   // the step's v, from which every round's solve starts
 }
 
 // grid sets up the broad-phase grid for cell size cs over the spheres'
@@ -816,7 +819,9 @@ func (s *System) pairChunk(ch, lo, hi int) {
 // which computes their contact from the current centres as before.
 func (s *System) pairs(out []contact, pen float64, i int, js []int32) ([]contact, float64) {
 	w := &s.work
-	if !w.alg4 {
+	if !w.alg4 || len(w.xpPrev) > 0 {
+		// Step, or a later round of the closed active set: pair tests
+		// every candidate (at each of the step's predictions)
 		for _, j := range js {
 			out, pen = s.pair(out, pen, i, int(j))
 		}
@@ -826,29 +831,25 @@ func (s *System) pairs(out []contact, pen float64, i int, js []int32) ([]contact
 	xp, r := w.xp, s.R
 	pi := xp[3*i : 3*i+3 : 3*i+3]
 	pi0, pi1, pi2, ri := pi[0], pi[1], pi[2], r[i]
-	earlier := len(w.xpPrev) > 0
 	for _, j := range js {
 		pj := xp[3*j : 3*j+3 : 3*j+3]
 		e0, e1, e2 := pi0-pj[0], pi1-pj[1], pi2-pj[2]
-		var shift [2]float64
 		if lx > 0 {
 			if e0 > 0.5*lx {
-				shift[0] = -lx
+				e0 += -lx
 			} else if e0 < -0.5*lx {
-				shift[0] = lx
+				e0 += lx
 			}
-			e0 += shift[0]
 		}
 		if ly > 0 {
 			if e1 > 0.5*ly {
-				shift[1] = -ly
+				e1 += -ly
 			} else if e1 < -0.5*ly {
-				shift[1] = ly
+				e1 += ly
 			}
-			e1 += shift[1]
 		}
 		rr := ri + r[j]
-		if e0*e0+e1*e1+e2*e2 > rr*rr && !(earlier && s.touchedEarlier(i, int(j), shift, rr)) {
+		if e0*e0+e1*e1+e2*e2 > rr*rr {
 			continue
 		}
 		out, pen = s.pair(out, pen, i, int(j))
@@ -913,6 +914,7 @@ func (s *System) wallChunk(ch, lo, hi int) {
 	pen := 0.0
 	np, nb := len(s.Planes), len(s.Boxes)
 	m := w.margin
+	earlier := len(w.xpPrev) > 0 // a later round of the closed active set
 	for i := lo; i < hi; i++ {
 		out = roomFor(out, i-lo, hi-lo)
 		x := s.X[3*i : 3*i+3]
@@ -931,7 +933,7 @@ func (s *System) wallChunk(ch, lo, hi int) {
 			if w.alg4 {
 				h := w.h
 				p1 := [3]float64{pl.P[0] + h*pl.V[0], pl.P[1] + h*pl.V[1], pl.P[2] + h*pl.V[2]}
-				if pl.N[0]*(xp[0]-p1[0])+pl.N[1]*(xp[1]-p1[1])+pl.N[2]*(xp[2]-p1[2]) > r && !s.touchedPlaneEarlier(i, pl, p1, r) {
+				if pl.N[0]*(xp[0]-p1[0])+pl.N[1]*(xp[1]-p1[1])+pl.N[2]*(xp[2]-p1[2]) > r && !(earlier && s.touchedPlaneEarlier(i, pl, p1, r)) {
 					continue
 				}
 			}
@@ -946,7 +948,7 @@ func (s *System) wallChunk(ch, lo, hi int) {
 			}
 			d, n := bx.distance(x)
 			if w.alg4 {
-				if dp, _ := bx.distance(xp); dp > r && !s.touchedWallEarlier(i, bx, r) {
+				if dp, _ := bx.distance(xp); dp > r && !(earlier && s.touchedWallEarlier(i, bx, r)) {
 					continue
 				}
 			} else if d-r >= m {
@@ -958,7 +960,7 @@ func (s *System) wallChunk(ch, lo, hi int) {
 			cy := &s.Cylinders[k]
 			d, n := cy.distance(x)
 			if w.alg4 {
-				if dp, _ := cy.distance(xp); dp > r && !s.touchedWallEarlier(i, cy, r) {
+				if dp, _ := cy.distance(xp); dp > r && !(earlier && s.touchedWallEarlier(i, cy, r)) {
 					continue
 				}
 			} else if d-r >= m {
