@@ -101,6 +101,9 @@ type Config struct {
 	// law, until no contact outside the set touches at the end of the
 	// step. 0 or 1: Alg. 4 as published.
 	ActiveRounds int
+	// RoundsContinue starts each later round from the last round's v⁺
+	// (spheres.ImpactConfig.RoundsContinue) instead of the step's v.
+	RoundsContinue bool
 }
 
 // BizonDepth and BizonPerArea are the layer of Bizon et al.'s simulation:
@@ -154,7 +157,7 @@ func (c *Config) Check() error {
 	if lx, ly := c.Sides(); min(lx, ly) < 6*c.Sigma {
 		return fmt.Errorf("patterns: %d spheres at %g per σ² make a cell of %.3gσ × %.3gσ, want at least 6σ a side", c.N, c.Cover(), lx/c.Sigma, ly/c.Sigma)
 	}
-	imp := spheres.ImpactConfig{H: c.H, Law: c.Law(), Correction: c.Correction, ActiveRounds: c.ActiveRounds}
+	imp := spheres.ImpactConfig{H: c.H, Law: c.Law(), Correction: c.Correction, ActiveRounds: c.ActiveRounds, RoundsContinue: c.RoundsContinue}
 	if err := imp.Check(); err != nil {
 		return fmt.Errorf("patterns: %w", err)
 	}
@@ -289,7 +292,7 @@ func NewPart(c Config, keep func(x [3]float64) bool) (*Layer, error) {
 	if err := s.Validate(); err != nil {
 		return nil, err
 	}
-	return &Layer{Cfg: c, Sys: s, Motion: m, floor: ref, imp: spheres.ImpactConfig{H: c.H, Law: c.Law(), Correction: c.Correction, ActiveRounds: c.ActiveRounds}}, nil
+	return &Layer{Cfg: c, Sys: s, Motion: m, floor: ref, imp: spheres.ImpactConfig{H: c.H, Law: c.Law(), Correction: c.Correction, ActiveRounds: c.ActiveRounds, RoundsContinue: c.RoundsContinue}}, nil
 }
 
 // Tiled returns a layer of k × k copies of y side by side in a periodic

@@ -37,6 +37,8 @@ import (
 //	  --blcp-sweeps 1000)
 //	IMPACTSIM_PATTERNS_ACTIVE_ROUNDS=1 (N: the closed active set, the
 //	  patterns command's --active-rounds N)
+//	IMPACTSIM_PATTERNS_ROUNDS_CONTINUE=0 (1: each round from the last
+//	  round's v⁺, --rounds-continue)
 //
 // Runs recorded on Bizon's layer (BENCHMARKS.md, "patb" and "patc"), each
 // what the test runs with these settings (series.csv bit for bit; checked
@@ -161,6 +163,10 @@ func TestPatternsLong(t *testing.T) {
 			t.Fatalf("IMPACTSIM_PATTERNS_ACTIVE_ROUNDS = %q, want a count ≥ 1", v)
 		}
 	}
+	continuing := os.Getenv("IMPACTSIM_PATTERNS_ROUNDS_CONTINUE") == "1"
+	if continuing && rounds < 2 {
+		t.Fatalf("IMPACTSIM_PATTERNS_ROUNDS_CONTINUE=1 needs IMPACTSIM_PATTERNS_ACTIVE_ROUNDS above 1")
+	}
 	op, fr := "", ""
 	if v := os.Getenv("IMPACTSIM_PATTERNS_LAW"); v != "" {
 		var ok bool
@@ -172,7 +178,7 @@ func TestPatternsLong(t *testing.T) {
 	defer pool.Close()
 	run := func(p Point, h float64) (peaks int, lambda, overH float64) {
 		c := DefaultConfig(p)
-		c.N, c.H, c.Aspect, c.ConstantCoR, c.ActiveRounds = n, h, aspect, constant, rounds
+		c.N, c.H, c.Aspect, c.ConstantCoR, c.ActiveRounds, c.RoundsContinue = n, h, aspect, constant, rounds, continuing
 		if op != "" {
 			c.Operator, c.Friction = op, fr
 			if fr == "blcp" {

@@ -135,11 +135,17 @@ func TestClosedActiveSetConserves(t *testing.T) {
 // TestClosedActiveSetCrate: on the crate (150 spheres, rising floor, e(v),
 // μ = 0.5) at h = 10⁻³ the closed set is bitwise the same for 1, 2 and 3
 // workers and with every island on the pool, for GR + Alg. 3 and QCE +
-// boxed LCP; its steps close (none open at a cap of 50), the overlaps it
-// leaves are no deeper than Alg. 4's, and a steady step allocates nothing.
+// boxed LCP, with each round from the step's v and from the last round's
+// (RoundsContinue); its steps close (none open at a cap of 50), the
+// overlaps it leaves are no deeper than Alg. 4's, and a steady step
+// allocates nothing.
 func TestClosedActiveSetCrate(t *testing.T) {
-	for _, l := range []Law{{Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5}, {Operator: "qce", Friction: "blcp", CoR: 0.7, V0: 0.5}} {
-		cfg := &ImpactConfig{H: 1e-3, Law: l, SortEvery: 7, ActiveRounds: 50}
+	for k, l := range []Law{{Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5}, {Operator: "qce", Friction: "blcp", CoR: 0.7, V0: 0.5}, {Operator: "gr", Friction: "alg3", CoR: 0.7, V0: 0.5}} {
+		cfg := &ImpactConfig{H: 1e-3, Law: l, SortEvery: 7, ActiveRounds: 50, RoundsContinue: k == 2}
+		name := l.Name()
+		if cfg.RoundsContinue {
+			name += " continuing"
+		}
 		steps := func(s *System, cfg *ImpactConfig) (rounds int, pen float64) {
 			for k := 0; k < 40; k++ {
 				st, err := s.StepImpact(cfg)
@@ -147,28 +153,28 @@ func TestClosedActiveSetCrate(t *testing.T) {
 					t.Fatal(err)
 				}
 				if st.Open {
-					t.Fatalf("%s: step %d still open after %d solves", l.Name(), k, st.Rounds)
+					t.Fatalf("%s: step %d still open after %d solves", name, k, st.Rounds)
 				}
 				rounds, pen = max(rounds, st.Rounds), math.Max(pen, st.MaxPenetration)
 			}
 			return rounds, pen
 		}
-		acrossWorkers(t, l.Name()+" closed", func(s *System) { steps(s, cfg) })
+		acrossWorkers(t, name+" closed", func(s *System) { steps(s, cfg) })
 		closed := crate(150, 2)
 		rounds, pen := steps(closed, cfg)
 		one := crate(150, 2)
 		_, onePen := steps(one, &ImpactConfig{H: 1e-3, Law: l, SortEvery: 7})
 		if pen > onePen {
-			t.Errorf("%s: deepest sphere overlap %g with the closed set, %g with one detection", l.Name(), pen, onePen)
+			t.Errorf("%s: deepest sphere overlap %g with the closed set, %g with one detection", name, pen, onePen)
 		}
-		t.Logf("%s: at most %d solves a step; deepest overlap %.3g m closed, %.3g m one detection", l.Name(), rounds, pen, onePen)
+		t.Logf("%s: at most %d solves a step; deepest overlap %.3g m closed, %.3g m one detection", name, rounds, pen, onePen)
 		a := testing.AllocsPerRun(5, func() {
 			if _, err := closed.StepImpact(cfg); err != nil {
 				t.Fatal(err)
 			}
 		})
 		if a != 0 {
-			t.Errorf("%s: %v allocations per closed step, want 0", l.Name(), a)
+			t.Errorf("%s: %v allocations per closed step, want 0", name, a)
 		}
 	}
 }
@@ -239,5 +245,70 @@ func TestClosedActiveSetPeriodic(t *testing.T) {
 				t.Errorf("sphere %d, VW[%d]: %.17g across the side, %.17g in open space", id, k, a, b)
 			}
 		}
+	}
+}
+
+// TestClosedActiveSetContinue: with RoundsContinue each later round
+// starts from the last round's v⁺, so the contacts an impulse drives
+// together collide after it, in the same step. A sphere at 1 m/s striking a
+// resting column of 4 with gaps of 10⁻⁶ m (free space, elastic GR, h =
+// 0.1 s) then gives the sequential answer of an event-driven simulation —
+// each sphere stops and passes its velocity on, the last leaves at 1 m/s —
+// over 4 solves, momentum and energy kept to 10⁻¹², no gap closed. Under
+// the rising floor of TestClosedActiveSetColumn (inelastic LCP) every
+// round leaves its contacts at the floor's speed, so the column leaves at
+// 1 m/s after 5 solves, as when each round restarts from the step's v.
+func TestClosedActiveSetContinue(t *testing.T) {
+	const gap = 1e-6
+	s := column(5, gap, 0, false, 1)
+	p0, e0 := s.LinearMomentum()[2], s.KineticEnergy()
+	cfg := &ImpactConfig{H: 0.1, Law: Law{Operator: "gr", Friction: "none", CoR: 1}, ActiveRounds: 10, RoundsContinue: true}
+	st, err := s.StepImpact(cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st.Open || st.Rounds != 4 || st.Contacts != 4 {
+		t.Errorf("chain: %d solves, %d contacts, open %v; want 4, 4, closed", st.Rounds, st.Contacts, st.Open)
+	}
+	top := 0 // the highest sphere: the last of the column
+	for i := range s.N() {
+		if s.X[3*i+2] > s.X[3*top+2] {
+			top = i
+		}
+	}
+	for i := range s.N() {
+		want := 0.0
+		if i == top {
+			want = 1
+		}
+		if v := s.VW[6*i+2]; math.Abs(v-want) > 1e-12 {
+			t.Errorf("chain: sphere at height %.6g leaves at %.15g m/s, want %g", s.X[3*i+2], v, want)
+		}
+	}
+	if p := s.LinearMomentum()[2]; math.Abs(p-p0) > 1e-12*math.Abs(p0) {
+		t.Errorf("chain: momentum %.17g, want %.17g", p, p0)
+	}
+	if e := s.KineticEnergy(); math.Abs(e-e0) > 1e-12*e0 {
+		t.Errorf("chain: kinetic energy %.17g, want %.17g", e, e0)
+	}
+	if g := minGap(s); g < -1e-12 {
+		t.Errorf("chain: smallest gap %g, want ≥ 0", g)
+	}
+
+	s = column(5, gap, 1, true)
+	cfg = &ImpactConfig{H: 0.1, Law: Law{Operator: "lcp", Friction: "none", CoR: 0}, ActiveRounds: 10, RoundsContinue: true}
+	if st, err = s.StepImpact(cfg); err != nil {
+		t.Fatal(err)
+	}
+	if st.Rounds != 5 || st.Contacts != 5 || st.Open {
+		t.Errorf("floor: %d solves, %d contacts, open %v; want 5, 5, false", st.Rounds, st.Contacts, st.Open)
+	}
+	for i := range s.N() {
+		if v := s.VW[6*i+2]; math.Abs(v-1) > 1e-12 {
+			t.Errorf("floor: sphere %d leaves at %.15g m/s, want 1 (the floor's)", i, v)
+		}
+	}
+	if g := minGap(s); math.Abs(g-gap) > 1e-12 {
+		t.Errorf("floor: smallest gap after the step %g, want %g (none closes)", g, gap)
 	}
 }

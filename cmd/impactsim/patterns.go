@@ -31,6 +31,7 @@ type patternOpts struct {
 	mdpFree            int
 	constantCoR        bool
 	activeRounds       int
+	roundsContinue     bool
 	operator, friction string
 	solver             string
 	blcpTol            float64
@@ -53,6 +54,7 @@ func (o *patternOpts) register(fs *flag.FlagSet, pattern string) {
 	fs.BoolVar(&o.constantCoR, "constant-restitution", false, "every impact's restitution coefficient e₀ = 0.7 (Smith et al.'s one coefficient of generalized restitution) instead of Bizon et al.'s e(v) = 1 − 0.3 (v/√(gσ))^{3/4} below √(gσ)")
 	fs.Float64Var(&o.beta0, "beta0", 0, "Walton's tangential restitution β₀ on alg3's friction: a sticking contact's tangential velocity reversed by β₀ within the Coulomb bound (Bizon et al.: 0.35; 0: Alg. 3 as published)")
 	countVar(fs, &o.activeRounds, "active-rounds", 1, 1, 1000, "solves of the contact law per step at most: above 1 the active set is closed — after each solve the contacts that touch at the end of the step (the prediction with v⁺) join it and the law is solved again from the step's velocities, until none is added (1: Alg. 4 as published, one detection at the free-flight prediction; at the cap the step goes on and is counted as open; not with --position-correction on)")
+	fs.BoolVar(&o.roundsContinue, "rounds-continue", false, "with --active-rounds above 1: each later solve starts from the last solve's velocities instead of the step's (the contacts the impulses drove together collide after them, in the same step)")
 	countVar(fs, &o.mdpFree, "mdp-matrix-free", 0, 0, 1e9, "alg3: islands with at least this many sliding contacts solve the friction QP with the generic matrix-free form, A z = Dᵀ(M⁻¹(D z)) from stored directions, instead of the default assembly from the spheres' compact directions (which is smaller and faster; for comparison; 0: never)")
 	fs.StringVar(&o.solver, "solver", "auto", "QP solver of the exact island solves: `auto` (dense active set, interior point or MPRGP by size) or sparse (MPRGP), dense, interior")
 	fs.Float64Var(&o.blcpTol, "blcp-tol", 1e-6, "boxed LCP: relative change of the impulses at which the sweeps stop (--friction blcp)")
@@ -114,7 +116,7 @@ func (o *patternOpts) config(name string, p patterns.Point, warn io.Writer, rank
 	c := patterns.DefaultConfig(p)
 	c.N, c.H, c.Sigma, c.Depth, c.Operator, c.Friction, c.Solver, c.Seed = o.n, o.dt, o.sigma, o.depth, o.operator, o.friction, o.solver, o.seed
 	c.BoxedTol, c.BoxedMaxIter, c.Aspect, c.PerArea, c.Beta0, c.ConstantCoR = o.blcpTol, o.blcpIters, o.aspect, o.perArea, o.beta0, o.constantCoR
-	c.MatrixFreeFrom, c.ActiveRounds = o.mdpFree, o.activeRounds
+	c.MatrixFreeFrom, c.ActiveRounds, c.RoundsContinue = o.mdpFree, o.activeRounds, o.roundsContinue
 	if !(o.blcpTol > 0) || math.IsInf(o.blcpTol, 0) {
 		return c, badInput("%s: --blcp-tol: expected a tolerance > 0, got %v", name, o.blcpTol)
 	}
@@ -125,6 +127,9 @@ func (o *patternOpts) config(name string, p patterns.Point, warn io.Writer, rank
 		return c, badInput("%s: --position-correction ngs: the sphere path has the projection only (on)", name)
 	}
 	c.Correction = o.correction()
+	if o.roundsContinue && o.activeRounds < 2 {
+		return c, badInput("%s: --rounds-continue: expected --active-rounds above 1 (the rounds it continues), got %d", name, o.activeRounds)
+	}
 	if o.activeRounds > 1 && c.Correction != nil {
 		return c, badInput("%s: --active-rounds %d: not with --position-correction on (the closed active set leaves the correction's search no missed sphere contacts; choose one)", name, o.activeRounds)
 	}

@@ -106,9 +106,18 @@ func TestPatternsActiveRounds(t *testing.T) {
 	if !(closed < one/10) {
 		t.Errorf("deepest floor overlap %gσ with the closed set, %gσ with one detection: want below a tenth", closed, one)
 	}
+	cont, line := floor("--active-rounds", "100", "--rounds-continue")
+	t.Log(line)
+	if !strings.Contains(line, ", 0 steps open at the cap") || !(cont < one/10) {
+		t.Errorf("--rounds-continue: deepest floor overlap %gσ (one detection %gσ), want below a tenth and no open step: %s", cont, one, line)
+	}
 	args := []string{"patterns", "--n", "900", "--quiet", "--out", t.TempDir(), "--active-rounds", "5", "--position-correction", "on"}
 	if code, _, errs := runCLI(t, args...); code != 2 || !strings.Contains(errs, "--active-rounds 5: not with --position-correction on") {
 		t.Errorf("%v: exit %d, %q, want 2 and a message about the correction", args, code, errs)
+	}
+	args = []string{"patterns", "--n", "900", "--quiet", "--out", t.TempDir(), "--rounds-continue"}
+	if code, _, errs := runCLI(t, args...); code != 2 || !strings.Contains(errs, "--rounds-continue: expected --active-rounds above 1") {
+		t.Errorf("%v: exit %d, %q, want 2 and a message about --active-rounds", args, code, errs)
 	}
 }
 
