@@ -115,7 +115,13 @@ import (
 // −19.3 % and −19.8 %). At h = 10⁻³ no law tried forms hexagons:
 // QCE-LCP + boxed LCP in the √3/2 cell, 30 periods (exact 2, 53.73σ,
 // +100.5 %), GR + Alg. 3 with constant restitution (exact 2, 17.59σ,
-// −34.4 %); the closed set's landing steps there take minutes.
+// −34.4 %); the closed set's landing steps there take minutes. With
+// continuing rounds (IMPACTSIM_PATTERNS_ROUNDS_CONTINUE=1, ACTIVE_ROUNDS
+// 100, ASPECT 0.866, 20 periods; BENCHMARKS.md "h = 10⁻³ again") the
+// layer at 10⁻³ forms the pattern at the dispersion's λ (ring 6 in 4 of
+// 6, 27.04σ, +0.9 %; exact 4, 26.86σ), so the shorter-λ check fails the
+// other way; at 3·10⁻⁴ the same rounds give the (3, 3) family (exact 4,
+// 23.45σ, −12.5 %).
 //
 // Each run's files go to out/patterns-long/<pattern>_h<h>/. At 60,000
 // spheres a run of 40 periods takes about an hour on the 2 shared cores.
