@@ -153,8 +153,7 @@
 // sequence of impacts rather than one simultaneous impact. A gapped
 // elastic chain struck at one end then gives the event-driven answer
 // (each sphere stops and passes its velocity on;
-// TestClosedActiveSetContinue) where the restarted rounds give GR's
-// simultaneous one. A round from v⁺ converges in a few reflections on
+// TestClosedActiveSetContinue), one round per contact. A round from v⁺ converges in a few reflections on
 // contacts that are mostly separating already, so at h = 10⁻³ on the 60k
 // layer a landing step costs seconds, not minutes.
 //
