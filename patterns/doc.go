@@ -138,7 +138,16 @@
 //     1/√3 = 0.58, near the ring measure's 35 % of the strongest
 //     direction. A wave vector is counted, not a direction: two
 //     neighbouring wave vectors of one family count twice;
-//   - the family's share of the total power, the "contrast".
+//   - the family's share of the total power, the "contrast";
+//   - the resonant triads among the counted wave vectors: sets of three
+//     with k₁ + k₂ + k₃ = 0, compared in the integer indices (m, n), so
+//     exactly. Three wave vectors of one |k| summing to zero are 120°
+//     apart: hexagons count 6 with 2 triads (k₁ + k₂ + k₃ = 0 and its
+//     negative). The count alone reads any six counted vectors of a family
+//     as 6 — (5, ±2) and (3, ±4) of the √3/2 cell are one family of 8 at
+//     25° and 57° from the axes, a cellular pattern without a triad
+//     (TestExactSynthetic). The triads were added after the runs up to
+//     the tenth session; the verdicts recorded before them use the count.
 //
 // Over the last third of the samples, as for the other two, the most
 // frequent count and the median λ/H (TestPatternsLong with
@@ -160,8 +169,9 @@
 // field's standard deviation, /σ); then the exact measure:
 // exact_lambda_sigma (λ/σ of the dominant family), exact_lambda_over_H,
 // exact_peaks (the count), exact_m, exact_n (the family's strongest wave
-// vector, units of 2π/L_x and 2π/L_y) and exact_contrast (the family's
-// share of the power). top.png: the last height field
+// vector, units of 2π/L_x and 2π/L_y), exact_contrast (the family's
+// share of the power) and exact_triads (the counted vectors' resonant
+// triads: 2 for hexagons). top.png: the last height field
 // (heights coloured); side.png: the spheres of a slab 4σ thick through
 // the middle of the cell seen along y (heights coloured); spectrum.png:
 // log₁₀ P with the dispersion relation's ring; top.gif: the sampled

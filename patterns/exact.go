@@ -41,6 +41,14 @@ type ExactPattern struct {
 	Peaks int
 	// Contrast is the family's share of the spectrum's power.
 	Contrast float64
+	// Triads is the number of resonant triads among the counted wave
+	// vectors: sets of three, k₁ + k₂ + k₃ = 0, compared in the integer
+	// indices (exact). Three vectors of one |k| summing to zero are 120°
+	// apart, so a triad is a hexagonal (or triangular) lattice: 2 for six
+	// counted vectors ±k₁, ±k₂, ±k₃ of hexagons, 0 for stripes and
+	// squares, 0 for six or eight counted vectors of one family at other
+	// angles (which the count alone reads as 6).
+	Triads int
 }
 
 // Exact applies the exact measure to the spectrum (package documentation,
@@ -124,10 +132,29 @@ func (s *Spectrum) Exact(sigma, minLambda float64) ExactPattern {
 	pat.Lambda = 1 / math.Sqrt(top.q) / sigma
 	pat.Members = len(fam)
 	pat.Contrast = bestP / total
+	var peaks [][2]int
 	for _, w := range fam {
 		if w.p >= exactPeakShare*top.p {
 			pat.Peaks++
+			peaks = append(peaks, [2]int{w.a, w.b})
 		}
 	}
+	pat.Triads = triads(peaks)
 	return pat
+}
+
+// triads counts the sets {i < j < l} of wave vectors (integer indices)
+// whose sum is zero.
+func triads(k [][2]int) int {
+	n := 0
+	for i := range k {
+		for j := i + 1; j < len(k); j++ {
+			for l := j + 1; l < len(k); l++ {
+				if k[i][0]+k[j][0]+k[l][0] == 0 && k[i][1]+k[j][1]+k[l][1] == 0 {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }

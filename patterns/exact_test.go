@@ -36,35 +36,42 @@ func syntheticModes(nx, ny int, lx, ly float64, modes ...mode) HeightField {
 // cell (36.99σ); hexagons (4, 0), (2, 3), (−2, 3) in the HexAspect cell
 // with L_x = 80 (20σ, 6 of 6) and in the cell of --aspect 0.866 (the
 // families one within 10⁻⁴); stripes (3, 2) in a cell of aspect 0.8
-// (family of 4). The grids are the layer's (cells of about 1.5σ: 66 ×
-// 66 on 100σ).
+// (family of 4); hexagons tilted in the √3 cell of L_x = 76, (4, 2),
+// (−3, 5), (−1, −7) (3m² + n² = 52: 6 of the family's 12); and six
+// counted wave vectors that are not hexagons, (5, ±2) and (3, 4) of the
+// 0.866 cell (6 of one family of 8: the cellular pattern of the h = 5·10⁻⁴
+// run, BENCHMARKS tenth session). Triads: 2 for each hexagons (k₁ + k₂ +
+// k₃ = 0 and its negative), 0 for the rest. The grids are the layer's
+// (cells of about 1.5σ: 66 × 66 on 100σ).
 func TestExactSynthetic(t *testing.T) {
 	const l117 = 116.98
 	for _, c := range []struct {
-		name           string
-		nx, ny         int
-		lx, ly         float64
-		modes          []mode
-		lambda         float64
-		members, peaks int
+		name                   string
+		nx, ny                 int
+		lx, ly                 float64
+		modes                  []mode
+		lambda                 float64
+		members, peaks, triads int
 	}{
-		{"stripes (0,5)", 66, 66, 100, 100, []mode{{0, 5, 1}}, 20, 12, 2},
-		{"squares (2,1) (-1,2)", 66, 66, 100, 100, []mode{{2, 1, 1}, {-1, 2, 1}}, 100 / math.Sqrt(5), 8, 4},
-		{"squares (3,1) (-1,3), 116.98σ", 77, 77, l117, l117, []mode{{3, 1, 1}, {-1, 3, 1}}, l117 / math.Sqrt(10), 8, 4},
-		{"hexagons, HexAspect", 53, 46, 80, 80 * HexAspect, []mode{{4, 0, 1}, {2, 3, 1}, {-2, 3, 1}}, 20, 6, 6},
-		{"hexagons, aspect 0.866", 53, 46, 80, 80 * 0.866, []mode{{4, 0, 1}, {2, 3, 1}, {-2, 3, 1}}, 20, 6, 6},
-		{"stripes (3,2), aspect 0.8", 60, 48, 90, 72, []mode{{3, 2, 1}}, 1 / math.Hypot(3.0/90, 2.0/72), 4, 2},
+		{"stripes (0,5)", 66, 66, 100, 100, []mode{{0, 5, 1}}, 20, 12, 2, 0},
+		{"squares (2,1) (-1,2)", 66, 66, 100, 100, []mode{{2, 1, 1}, {-1, 2, 1}}, 100 / math.Sqrt(5), 8, 4, 0},
+		{"squares (3,1) (-1,3), 116.98σ", 77, 77, l117, l117, []mode{{3, 1, 1}, {-1, 3, 1}}, l117 / math.Sqrt(10), 8, 4, 0},
+		{"hexagons, HexAspect", 53, 46, 80, 80 * HexAspect, []mode{{4, 0, 1}, {2, 3, 1}, {-2, 3, 1}}, 20, 6, 6, 2},
+		{"hexagons, aspect 0.866", 53, 46, 80, 80 * 0.866, []mode{{4, 0, 1}, {2, 3, 1}, {-2, 3, 1}}, 20, 6, 6, 2},
+		{"stripes (3,2), aspect 0.8", 60, 48, 90, 72, []mode{{3, 2, 1}}, 1 / math.Hypot(3.0/90, 2.0/72), 4, 2, 0},
+		{"tilted hexagons, √3 cell", 51, 88, 76, 76 * math.Sqrt(3), []mode{{4, 2, 1}, {-3, 5, 1}, {-1, -7, 1}}, 76 / math.Sqrt(52.0/3), 12, 6, 2},
+		{"(5,±2), (3,4), aspect 0.866", 53, 46, 80, 80 * 0.866, []mode{{5, 2, 1}, {5, -2, 1}, {3, 4, 1}}, 80 / math.Sqrt(91.0/3), 8, 6, 0},
 	} {
 		h := syntheticModes(c.nx, c.ny, c.lx, c.ly, c.modes...)
 		sp := h.Spectrum()
 		p := sp.Exact(1, BizonDepth)
 		want := 1 / math.Hypot(float64(p.M)/c.lx, float64(p.N)/c.ly)
-		t.Logf("%s: (%d,%d) λ = %.6f (want %.6f), %d peaks of %d wave vectors, contrast %.3f", c.name, p.M, p.N, p.Lambda, want, p.Peaks, p.Members, p.Contrast)
+		t.Logf("%s: (%d,%d) λ = %.6f (want %.6f), %d peaks of %d wave vectors, %d triads, contrast %.3f", c.name, p.M, p.N, p.Lambda, want, p.Peaks, p.Members, p.Triads, p.Contrast)
 		if !isMode(p.M, p.N, c.modes) || math.Abs(p.Lambda-want) > 1e-12*want || math.Abs(p.Lambda-c.lambda) > 1e-4*c.lambda {
 			t.Errorf("%s: (%d, %d), λ = %.15g; want one of %v, %.15g (%g to 1e-4)", c.name, p.M, p.N, p.Lambda, c.modes, want, c.lambda)
 		}
-		if p.Peaks != c.peaks || p.Members != c.members {
-			t.Errorf("%s: %d peaks of %d wave vectors, want %d of %d", c.name, p.Peaks, p.Members, c.peaks, c.members)
+		if p.Peaks != c.peaks || p.Members != c.members || p.Triads != c.triads {
+			t.Errorf("%s: %d peaks of %d wave vectors, %d triads; want %d of %d, %d triads", c.name, p.Peaks, p.Members, p.Triads, c.peaks, c.members, c.triads)
 		}
 		if !(p.Contrast > 0.99) {
 			t.Errorf("%s: the family holds %.4f of the power, want > 0.99 (a field of its waves only)", c.name, p.Contrast)

@@ -30,7 +30,8 @@ import (
 //	IMPACTSIM_PATTERNS_MEASURE=ring (shell: judge by the shell measure,
 //	  the most frequent symmetry and its median λ; exact: by the exact
 //	  measure, the most frequent count of the dominant family's wave
-//	  vectors and its median λ; all three are logged)
+//	  vectors and its median λ, and for hexagons a resonant triad among
+//	  them most often; all three are logged)
 //	IMPACTSIM_PATTERNS_CONSTANT_COR=0 (1: --constant-restitution)
 //	IMPACTSIM_PATTERNS_LAW=gr+alg3 (operator+friction; qce_lcp+blcp:
 //	  Zhang et al.'s law, with the patterns command's --blcp-tol 1e-6
@@ -210,12 +211,19 @@ func TestPatternsLong(t *testing.T) {
 		}
 		sym, sl, sh, _ := lateShells(res.Samples)
 		ep, el, eh, _ := lateExact(res.Samples)
-		t.Logf("%s, h = %g, %s+%s: over the last %d samples, ring: λ = %.2fσ, λ/H = %.3f (median; dispersion %.3f), %d peaks most often; shell: λ = %.2fσ, λ/H = %.3f, symmetry %d most often; exact: λ = %.2fσ, λ/H = %.3f, %d peaks most often (want %d); %.3f s/step",
-			p.Name, h, c.Operator, c.Friction, k, lambda, overH, Dispersion(p.FStar), peaks, sl, sh, sym, el, eh, ep, p.Peaks, res.Cost.Wall.Seconds()/float64(res.Cost.Steps))
+		tr, _, _, _ := lateTriads(res.Samples)
+		t.Logf("%s, h = %g, %s+%s: over the last %d samples, ring: λ = %.2fσ, λ/H = %.3f (median; dispersion %.3f), %d peaks most often; shell: λ = %.2fσ, λ/H = %.3f, symmetry %d most often; exact: λ = %.2fσ, λ/H = %.3f, %d peaks most often (want %d), %d triads most often; %.3f s/step",
+			p.Name, h, c.Operator, c.Friction, k, lambda, overH, Dispersion(p.FStar), peaks, sl, sh, sym, el, eh, ep, p.Peaks, tr, res.Cost.Wall.Seconds()/float64(res.Cost.Steps))
 		switch measure {
 		case "shell":
 			return sym, sl, sh
 		case "exact":
+			// hexagons: the six counted wave vectors must hold a triad
+			// k₁ + k₂ + k₃ = 0 (ExactPattern.Triads), not six of a
+			// family at other angles
+			if tr, _, _, _ := lateTriads(res.Samples); p.Peaks == 6 && tr == 0 {
+				t.Errorf("%s, h = %g: no resonant triad among the family's counted wave vectors most often (not hexagons)", p.Name, h)
+			}
 			return ep, el, eh
 		}
 		return peaks, lambda, overH
@@ -265,6 +273,12 @@ func lateShells(s []Sample) (sym int, lambda, overH float64, k int) {
 // count of the dominant family's wave vectors and its median λ.
 func lateExact(s []Sample) (peaks int, lambda, overH float64, k int) {
 	return late(s, func(x Sample) (int, float64, float64) { return x.Exact.Peaks, x.Exact.Lambda, x.ExactLambdaOverH })
+}
+
+// lateTriads is lateExact with the counted wave vectors' resonant triads
+// (ExactPattern.Triads; 2 for hexagons) in the count's place.
+func lateTriads(s []Sample) (triads int, lambda, overH float64, k int) {
+	return late(s, func(x Sample) (int, float64, float64) { return x.Exact.Triads, x.Exact.Lambda, x.ExactLambdaOverH })
 }
 
 // late summarizes the last third of the samples by what of returns for

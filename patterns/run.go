@@ -82,7 +82,7 @@ type Result struct {
 // seriesHeader is the header of series.csv (package documentation).
 var seriesHeader = []string{"time", "cycles", "lambda_sigma", "lambda_over_H", "dispersion_lambda_over_H", "peaks", "contrast", "mean_height_sigma",
 	"shell_lambda_sigma", "shell_lambda_over_H", "shell_symmetry", "shell_q2", "shell_q4", "shell_q6", "shell_contrast_sigma",
-	"exact_lambda_sigma", "exact_lambda_over_H", "exact_peaks", "exact_m", "exact_n", "exact_contrast"}
+	"exact_lambda_sigma", "exact_lambda_over_H", "exact_peaks", "exact_m", "exact_n", "exact_contrast", "exact_triads"}
 
 // Run shakes the layer for o.Cycles periods (rounded up to whole steps),
 // sampling the height field at
@@ -146,7 +146,7 @@ func (y *Layer) Run(o RunOptions) (Result, error) {
 			if csv != nil {
 				if err = csv.Write(smp.Time, smp.Cycles, smp.Lambda, smp.LambdaOverH, Dispersion(c.Point.FStar), float64(smp.Peaks), smp.Contrast, smp.MeanHeight,
 					smp.Shell.Lambda, smp.ShellLambdaOverH, float64(smp.Shell.Symmetry()), smp.Shell.Q2, smp.Shell.Q4, smp.Shell.Q6, smp.Shell.Contrast,
-					smp.Exact.Lambda, smp.ExactLambdaOverH, float64(smp.Exact.Peaks), float64(smp.Exact.M), float64(smp.Exact.N), smp.Exact.Contrast); err != nil {
+					smp.Exact.Lambda, smp.ExactLambdaOverH, float64(smp.Exact.Peaks), float64(smp.Exact.M), float64(smp.Exact.N), smp.Exact.Contrast, float64(smp.Exact.Triads)); err != nil {
 					break
 				}
 			}

@@ -244,10 +244,10 @@ func printMeasure(w io.Writer, y *patterns.Layer, path string) {
 	h := y.HeightField()
 	s := y.Measure(&h)
 	d := patterns.Dispersion(c.Point.FStar)
-	fmt.Fprintf(w, "%s: %s at %.2f cycles (dispersion λ/H %.3f)\n  ring:  λ = %.2fσ, λ/H = %.3f (%+.1f %%), %d peaks (want %d), ring power %.2f\n  shell: λ = %.2fσ (shell %d), λ/H = %.3f (%+.1f %%), symmetry %d (Q2 %.2f, Q4 %.2f, Q6 %.2f), contrast %.2fσ\n  exact: λ = %.2fσ (family of (%d,%d), %d wave vectors), λ/H = %.3f (%+.1f %%), %d peaks, family power %.2f\n",
+	fmt.Fprintf(w, "%s: %s at %.2f cycles (dispersion λ/H %.3f)\n  ring:  λ = %.2fσ, λ/H = %.3f (%+.1f %%), %d peaks (want %d), ring power %.2f\n  shell: λ = %.2fσ (shell %d), λ/H = %.3f (%+.1f %%), symmetry %d (Q2 %.2f, Q4 %.2f, Q6 %.2f), contrast %.2fσ\n  exact: λ = %.2fσ (family of (%d,%d), %d wave vectors), λ/H = %.3f (%+.1f %%), %d peaks (%d triads: %s), family power %.2f\n",
 		path, c.Point.Name, s.Cycles, d, s.Lambda, s.LambdaOverH, 100*(s.LambdaOverH/d-1), s.Peaks, c.Point.Peaks, s.Contrast,
 		s.Shell.Lambda, s.Shell.Shell, s.ShellLambdaOverH, 100*(s.ShellLambdaOverH/d-1), s.Shell.Symmetry(), s.Shell.Q2, s.Shell.Q4, s.Shell.Q6, s.Shell.Contrast,
-		s.Exact.Lambda, s.Exact.M, s.Exact.N, s.Exact.Members, s.ExactLambdaOverH, 100*(s.ExactLambdaOverH/d-1), s.Exact.Peaks, s.Exact.Contrast)
+		s.Exact.Lambda, s.Exact.M, s.Exact.N, s.Exact.Members, s.ExactLambdaOverH, 100*(s.ExactLambdaOverH/d-1), s.Exact.Peaks, s.Exact.Triads, triadWord(s.Exact.Triads), s.Exact.Contrast)
 }
 
 // correctionSummary describes the position correction of a run (its
@@ -660,4 +660,12 @@ func loadavg() string {
 		return "?"
 	}
 	return strings.Join(f[:3], " ")
+}
+
+// triadWord says what a count of resonant triads means (--measure).
+func triadWord(n int) string {
+	if n == 0 {
+		return "not hexagons"
+	}
+	return "hexagonal"
 }

@@ -124,7 +124,7 @@ func TestPatternsActiveRounds(t *testing.T) {
 // seriesColumns is series.csv's header as patterns/doc.go documents it.
 var seriesColumns = []string{"time", "cycles", "lambda_sigma", "lambda_over_H", "dispersion_lambda_over_H", "peaks", "contrast", "mean_height_sigma",
 	"shell_lambda_sigma", "shell_lambda_over_H", "shell_symmetry", "shell_q2", "shell_q4", "shell_q6", "shell_contrast_sigma",
-	"exact_lambda_sigma", "exact_lambda_over_H", "exact_peaks", "exact_m", "exact_n", "exact_contrast"}
+	"exact_lambda_sigma", "exact_lambda_over_H", "exact_peaks", "exact_m", "exact_n", "exact_contrast", "exact_triads"}
 
 // TestPatternsResume: a run of 40 steps (--cycles 0.459, rounded up to
 // whole steps: 0.4594 drive periods of the squares at h = 10⁻³) saved with
