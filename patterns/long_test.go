@@ -122,7 +122,12 @@ import (
 // layer at 10⁻³ forms the pattern at the dispersion's λ (ring 6 in 4 of
 // 6, 27.04σ, +0.9 %; exact 4, 26.86σ), so the shorter-λ check fails the
 // other way; at 3·10⁻⁴ the same rounds give the (3, 3) family (exact 4,
-// 23.45σ, −12.5 %).
+// 23.45σ, −12.5 %). With one detection and σ = 4 mm (the patterns
+// command's --sigma 4e-3; h√(g/σ) = 0.0495 at 10⁻³; BENCHMARKS.md "h =
+// 10⁻³ and the sphere diameter σ") the layer at 10⁻³ shows hexagonal
+// symmetry at a shorter λ (ring 6 in 10 of 10, 18.63σ, −30.5 %; exact 8,
+// 18.25σ, both triads), but at 3·10⁻⁴ the same σ is as short (ring
+// 19.60σ, −26.9 %), so that comparison fails too.
 //
 // Each run's files go to out/patterns-long/<pattern>_h<h>/. At 60,000
 // spheres a run of 40 periods takes about an hour on the 2 shared cores.
