@@ -141,13 +141,14 @@ func (s *System) StepImpact(c *ImpactConfig) (ImpactStats, error) {
 	rounds := max(c.ActiveRounds, 1)
 	w.alg4 = true
 	w.xpScratch = c.Correction == nil && rounds == 1 // else the correction or a later round reads xp
-	w.xpPrev, w.roundMargin = w.xpPrev[:0], 0
+	w.later, w.roundMargin = false, 0
 	if rounds > 1 {
 		if !c.RoundsContinue {
 			w.vStart = growF(w.vStart, len(s.VW))
 			copy(w.vStart, s.VW)
 		}
-		w.xp, w.xpRound = s.roundPrediction(0), true
+		w.xpRounds = growF(w.xpRounds, 3*s.N())
+		w.xp, w.xpRound = w.xpRounds, true
 	}
 	s.detect(h, 0)
 	w.alg4, w.xpScratch = false, false
@@ -181,9 +182,9 @@ func (s *System) StepImpact(c *ImpactConfig) (ImpactStats, error) {
 		// prediction; a set that did not grow is closed
 		ts = time.Now()
 		done := len(w.con)
-		w.xpPrev = append(w.xpPrev, w.xp)
+		s.roundSet()
+		w.later = true
 		w.roundMargin = max(w.roundMargin, w.margin)
-		w.xp = s.roundPrediction(len(w.xpPrev))
 		w.alg4 = true
 		s.detect(h, 0)
 		w.alg4 = false
@@ -244,27 +245,56 @@ func (s *System) predicted(i int) [3]float64 {
 // endRounds ends a step's rounds: no other detection (Step, the
 // decomposed stages) may see its predictions.
 func (w *workspace) endRounds() {
-	w.xpRound, w.xpPrev, w.roundMargin = false, w.xpPrev[:0], 0
+	w.xpRound, w.later, w.roundMargin = false, false, 0
 }
 
-// roundPrediction returns the storage of round k's free-flight prediction
-// (the closed active set keeps every round's prediction of the step).
-func (s *System) roundPrediction(k int) []float64 {
+// roundSet lists the active set's contacts by sphere (roundStart,
+// roundAdj: a sphere pair under both spheres, a wall, j < 0, under its
+// sphere) for the next round's detection, which keeps them: the sets only
+// grow, and a contact of this set is one that touches at this round's
+// prediction or an earlier one, so the earlier predictions need not be
+// tested again.
+func (s *System) roundSet() {
 	w := &s.work
-	for len(w.xpRounds) <= k {
-		w.xpRounds = append(w.xpRounds, nil)
+	n := s.N()
+	w.roundStart = growI32(w.roundStart, n+1)
+	start := w.roundStart
+	clear(start)
+	for k := range w.con {
+		c := &w.con[k]
+		start[c.i+1]++
+		if c.j >= 0 {
+			start[c.j+1]++
+		}
 	}
-	w.xpRounds[k] = growF(w.xpRounds[k], 3*s.N())
-	return w.xpRounds[k]
+	for i := 1; i <= n; i++ {
+		start[i] += start[i-1]
+	}
+	w.roundAdj = growI32(w.roundAdj, int(start[n]))
+	adj := w.roundAdj
+	for k := range w.con { // start[i] as sphere i's cursor
+		c := &w.con[k]
+		adj[start[c.i]] = c.j
+		start[c.i]++
+		if c.j >= 0 {
+			adj[start[c.j]] = c.i
+			start[c.j]++
+		}
+	}
+	copy(start[1:], start[:n]) // each cursor ended at the next sphere's start
+	start[0] = 0
 }
 
-// touchedEarlier reports whether spheres i and j (j's image shifted by
-// shift in x and y) touch at one of the step's earlier predictions.
-func (s *System) touchedEarlier(i, j int, shift [2]float64, rr float64) bool {
-	for _, xp := range s.work.xpPrev {
-		pi, pj := xp[3*i:3*i+3], xp[3*j:3*j+3]
-		e0, e1, e2 := pi[0]-pj[0]+shift[0], pi[1]-pj[1]+shift[1], pi[2]-pj[2]
-		if e0*e0+e1*e1+e2*e2 <= rr*rr {
+// inRoundSet reports whether the previous round's set (roundSet) has a
+// contact of sphere i with j (a sphere, or a wall if j < 0). Not inlined:
+// its callers (pair, wallChunk) take it only in a later round, and
+// inlined it grew their code on every step's path (pair by 21
+// instructions).
+//
+//go:noinline
+func (w *workspace) inRoundSet(i, j int32) bool {
+	for _, k := range w.roundAdj[w.roundStart[i]:w.roundStart[i+1]] {
+		if k == j {
 			return true
 		}
 	}

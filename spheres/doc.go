@@ -140,10 +140,12 @@
 // free space keeps momentum and energy to 10⁻¹²); resting spheres still
 // sink into a floor by ½h²|g| a step. At the cap the step goes on with
 // the last solve and ImpactStats.Open reports it. The broad phase keeps
-// the largest margin of the step's rounds, so that every pair touching at
-// an earlier prediction is still a candidate. Each round is an exact
-// solve of the whole law on the enlarged islands; the cost is that of R′
-// steps, R′ the solves taken.
+// the largest margin of the step's rounds, so that every contact of the
+// previous round's set is still a candidate; a candidate stays in the set
+// if it touches at this round's prediction or is in that set (listed by
+// sphere after each solve: roundSet), so no earlier prediction is tested
+// again. Each round is an exact solve of the whole law on the enlarged
+// islands; the cost is that of R′ steps, R′ the solves taken.
 //
 // With ImpactConfig.RoundsContinue a later round starts from the last
 // round's v⁺ instead of the step's v: the impulses already applied stay,
@@ -153,9 +155,10 @@
 // sequence of impacts rather than one simultaneous impact. A gapped
 // elastic chain struck at one end then gives the event-driven answer
 // (each sphere stops and passes its velocity on;
-// TestClosedActiveSetContinue), one round per contact. A round from v⁺ converges in a few reflections on
-// contacts that are mostly separating already, so at h = 10⁻³ on the 60k
-// layer a landing step costs seconds, not minutes.
+// TestClosedActiveSetContinue), one round per contact. A round from v⁺
+// converges in a few reflections on contacts that are mostly separating
+// already, so at h = 10⁻³ on the 60k layer a landing step costs seconds,
+// not minutes.
 //
 // # Periodic sides (periodic.go)
 //

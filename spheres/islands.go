@@ -106,14 +106,19 @@ func (s *System) splitIslands() {
 	}
 	u.conIsl = w.scr.Int32s(m)
 	if w.fUnion == nil {
+		// the contacts by pointer: ranging by value copied each 64-byte
+		// record to the stack for its two indices
 		w.fUnion = func(_, lo, hi int) {
-			for _, c := range s.work.con[lo:hi] {
+			con := s.work.con[lo:hi]
+			for k := range con {
+				c := &con[k]
 				u.union(c.i, c.j)
 			}
 		}
 		w.fRoots = func(_, lo, hi int) {
-			for k, c := range s.work.con[lo:hi] {
-				u.conIsl[lo+k] = u.find(c.i)
+			con, isl := s.work.con[lo:hi], u.conIsl[lo:hi]
+			for k := range con {
+				isl[k] = u.find(con[k].i)
 			}
 		}
 	}
