@@ -37,11 +37,12 @@
 // Neither paper gives σ; DefaultConfig takes σ = 1 mm, so the
 // dimensionless steps h√(g/σ) of Table 3 run from 0.099 (h = 10⁻³ s) to
 // 0.0099 (10⁻⁴ s), and a drive period of the hexagons (f = 16.2 Hz) is 206
-// steps at h = 3·10⁻⁴. The layer depends on h and σ only through h√(g/σ)
-// (f ∝ √(g/σ), e(v)'s scale √(gσ), the masses cancel; up to the
-// solvers' stopping tests), so Config.Sigma
-// (--sigma) moves a run along Table 3's column: σ = 4 mm at h = 10⁻³ is σ
-// = 1 mm at 5·10⁻⁴ (BENCHMARKS.md, "h = 10⁻³ and the sphere diameter σ"). The masses cancel (rigid impacts): ρ is bronze's.
+// steps at h = 3·10⁻⁴. The masses cancel (rigid impacts): ρ is bronze's.
+// The layer depends on h and σ only through h√(g/σ) (f ∝ √(g/σ), e(v)'s
+// scale √(gσ), the masses cancel; up to the solvers' stopping tests), so
+// Config.Sigma (--sigma) moves a run along Table 3's column: σ = 4 mm at
+// h = 10⁻³ is σ = 1 mm at 5·10⁻⁴ (BENCHMARKS.md, "h = 10⁻³ and the
+// sphere diameter σ").
 // The spheres start on a square lattice 1.05σ apart with velocities of
 // 0.05√(gσ) (deterministic in the seed).
 //

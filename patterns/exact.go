@@ -47,7 +47,7 @@ type ExactPattern struct {
 	// apart, so a triad is a hexagonal (or triangular) lattice: 2 for six
 	// counted vectors ±k₁, ±k₂, ±k₃ of hexagons, 0 for stripes and
 	// squares, 0 for six or eight counted vectors of one family at other
-	// angles (which the count alone reads as 6).
+	// angles (which the count alone does not tell from hexagons).
 	Triads int
 }
 

@@ -40,8 +40,8 @@ func syntheticModes(nx, ny int, lx, ly float64, modes ...mode) HeightField {
 // (−3, 5), (−1, −7) (3m² + n² = 52: 6 of the family's 12); and six
 // counted wave vectors that are not hexagons, (5, ±2) and (3, 4) of the
 // 0.866 cell (6 of one family of 8: the cellular pattern of the h = 5·10⁻⁴
-// run, BENCHMARKS tenth session). Triads: 2 for each hexagons (k₁ + k₂ +
-// k₃ = 0 and its negative), 0 for the rest. The grids are the layer's
+// run, BENCHMARKS tenth session). Triads: 2 for each hexagon pattern (k₁ +
+// k₂ + k₃ = 0 and its negative), 0 for the rest. The grids are the layer's
 // (cells of about 1.5σ: 66 × 66 on 100σ).
 func TestExactSynthetic(t *testing.T) {
 	const l117 = 116.98
