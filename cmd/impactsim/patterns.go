@@ -292,7 +292,7 @@ func cmdBenchPatterns(args []string, stdout, stderr io.Writer) error {
 	fs := newFlags("bench patterns")
 	var o patternOpts
 	o.register(fs, "hexagons")
-	steps := count(fs, "steps", 20, 1, 1e9, "steps to time")
+	steps := count(fs, "steps", 20, 1, 1e9, "steps to time, after one untimed step that grows the workspaces (a landing step of the closed active set at h = 1e-3 can take minutes there)")
 	repeat := count(fs, "repeat", 1, 1, 1000, "time the steps this many times from the same state (medians printed; the later passes run on grown workspaces, so their allocations are a steady step's)")
 	tile := count(fs, "tile", 1, 1, 10, "time a layer of tile × tile copies of the warmed (or resumed) state side by side: the same phase at tile² times the spheres (scaling)")
 	warm := fs.Float64("warm-cycles", 1, "drive periods to run before timing (after --resume: 0 unless given)")
